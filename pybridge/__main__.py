@@ -1,0 +1,3 @@
+from pybridge.cli import main
+
+main()

@@ -1,0 +1,80 @@
+"""The Python API: the operations of the command line, returning typed results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pybridge.catalogue import load_game
+from pybridge.errors import JudgeError
+from pybridge.facts import render_facts, situation_facts
+from pybridge.justify import Report, Verdict, build_report
+from pybridge.situation import Situation, check_against_game, load_situation
+from pybridge.solve import DEFAULT_TIME_LIMIT, solve
+from pybridge.viewpoint import project
+
+
+def _situation(situation: Situation | str | Path) -> Situation:
+    return situation if isinstance(situation, Situation) else load_situation(situation)
+
+
+def with_overrides(situation: Situation, *, edition: str | None = None,
+                   options: dict[str, str] | None = None, player: str | None = None) -> Situation:
+    """The same situation under another edition, options or viewpoint (validated again)."""
+    update: dict = {}
+    if edition is not None:
+        update["edition"] = edition
+    if options:
+        update["options"] = {**situation.options, **options}
+    if player is not None:
+        update["viewpoint"] = player
+    if not update:
+        return situation
+    changed = situation.model_copy(update=update)
+    check_against_game(changed, source="command line")
+    return changed
+
+
+def facts_for(situation: Situation | str | Path, *, player: str | None = None) -> list:
+    """The input facts the solver sees for the viewpoint player (after projection)."""
+    s = _situation(situation)
+    return situation_facts(project(s, player))
+
+
+def facts_text(situation: Situation | str | Path, *, player: str | None = None) -> str:
+    s = _situation(situation)
+    viewer = player or s.viewpoint
+    header = (f"ccg-judge facts: game {s.game}, viewpoint {viewer}.\n"
+              f"Rerun with: clingo asp/{s.game}/main.lp THIS_FILE")
+    return render_facts(facts_for(s, player=viewer), header)
+
+
+def check(situation: Situation | str | Path, *, player: str | None = None, edition: str | None = None,
+          options: dict[str, str] | None = None, time_limit: float = DEFAULT_TIME_LIMIT) -> Report:
+    """Every verdict for the situation, from the viewpoint player's knowledge."""
+    s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
+    game = load_game(s.game)
+    viewed = project(s)
+    answer = solve(s.game, situation_facts(viewed, game), time_limit=time_limit, entry=game.entry)
+    chosen = {name: s.options.get(name, option.default) for name, option in sorted(game.options.items())}
+    return build_report(answer, game, edition=s.edition or game.default_edition, options=chosen,
+                        viewpoint=s.viewpoint)
+
+
+def normalise_action(action: str) -> str:
+    """``strike_attack( elf,foe )`` -> ``strike_attack(elf, foe)``: how verdicts name actions."""
+    compact = "".join(action.split())
+    return compact.replace(",", ", ")
+
+
+def explain(situation: Situation | str | Path, action: str, *, player: str | None = None,
+            **kwargs) -> Verdict:
+    """The verdict on one action, with its full justification."""
+    report = check(situation, player=player, **kwargs)
+    wanted = normalise_action(action)
+    matches = [v for v in report.verdicts if normalise_action(v.action) == wanted]
+    if not matches:
+        known = sorted({v.action for v in report.verdicts})
+        raise JudgeError(f"no action {action!r} is possible in this situation; known actions: "
+                         + ("; ".join(known) if known else "(none)"), field="ACTION")
+    own = [v for v in matches if v.player == report.viewpoint]
+    return (own or matches)[0]

@@ -1,0 +1,127 @@
+"""A game's data files: its description (game.yaml), its clause catalogue
+and its card catalogue. Rules authors edit these files, never Python."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pybridge.encodings import asp_root, game_dir
+from pybridge.errors import JudgeError
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    heading: str
+    summary: str
+    seed: str = ""
+    editions: tuple[str, ...] = ("all",)
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: str
+    values: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the bridge knows about one game, read from its data files."""
+
+    name: str
+    title: str
+    directory: Path
+    entry: str
+    default_edition: str
+    editions: dict[str, str]
+    options: dict[str, Option]
+    stages: tuple[str, ...]
+    phases: tuple[str, ...]
+    steps: tuple[str, ...]
+    zones: tuple[str, ...]
+    actions: dict[str, tuple[str, ...]]
+    clauses: dict[str, Clause]
+    examples: dict[str, dict[str, Any]]
+    cards: dict[str, dict[str, Any]] = field(repr=False)
+    public_when_hidden: tuple[str, ...] = ()
+
+    def clause(self, clause_id: str) -> Clause | None:
+        return self.clauses.get(clause_id)
+
+    def card(self, name: str, *, source: str | None, field_path: str) -> dict[str, Any]:
+        try:
+            return self.cards[name]
+        except KeyError:
+            close = difflib.get_close_matches(name, list(self.cards), n=3, cutoff=0.5)
+            hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise JudgeError(
+                f"unknown card {name!r} in the {self.name} catalogue{hint}",
+                source=source,
+                field=field_path,
+            ) from None
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return yaml.safe_load(handle)
+    except FileNotFoundError:
+        raise JudgeError("file not found", source=path.name) from None
+    except yaml.YAMLError as exc:
+        raise JudgeError(f"not valid YAML: {exc}", source=path.name) from None
+
+
+def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
+    result: dict[str, Clause] = {}
+    for item in data.get("clauses", []):
+        clause = Clause(
+            id=str(item["id"]),
+            heading=str(item.get("heading", "")),
+            summary=str(item.get("summary", "")),
+            seed=str(item.get("seed", "")),
+            editions=tuple(str(e) for e in item.get("editions", ["all"])),
+        )
+        result[clause.id] = clause
+    return result
+
+
+@cache
+def load_game(name: str) -> Game:
+    directory = game_dir(name)
+    meta = _read_yaml(directory / "game.yaml")
+    clauses = _clauses(_read_yaml(asp_root() / "core" / "clauses.yaml"))
+    game_clauses = _read_yaml(directory / meta.get("clauses", "clauses.yaml"))
+    clauses.update(_clauses(game_clauses))
+    examples = {str(e["id"]): e for e in game_clauses.get("examples", []) or []}
+    cards_data = _read_yaml(directory / meta.get("cards", "cards.yaml")) if meta.get("cards") else {}
+    cards = {str(c["name"]): c for c in (cards_data or {}).get("cards", [])}
+    options = {
+        key: Option(key, str(spec["default"]), {str(k): str(v) for k, v in spec["values"].items()})
+        for key, spec in (meta.get("options") or {}).items()
+    }
+    turn = meta.get("turn") or {}
+    return Game(
+        name=name,
+        title=str(meta.get("title", name)),
+        directory=directory,
+        entry=str(meta.get("entry", "main.lp")),
+        default_edition=str(meta["editions"]["default"]),
+        editions={str(k): str(v) for k, v in meta["editions"]["values"].items()},
+        options=options,
+        stages=tuple(turn.get("stages", ())),
+        phases=tuple(turn.get("phases", ())),
+        steps=tuple(turn.get("steps", ())),
+        zones=tuple(meta.get("zones", ())),
+        actions={str(k): tuple(v) for k, v in (meta.get("actions") or {}).items()},
+        clauses=clauses,
+        examples=examples,
+        cards=cards,
+        public_when_hidden=tuple(meta.get("public_when_hidden", ())),
+    )

@@ -1,0 +1,190 @@
+"""The command line: a thin layer over :mod:`pybridge.api`."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from pybridge import api
+from pybridge.catalogue import load_game
+from pybridge.encodings import known_games
+from pybridge.errors import JudgeError
+from pybridge.lint import lint as run_lint
+from pybridge.report import explain_text, report_text, to_json
+from pybridge.rulings import ruling_files, run_ruling
+from pybridge.situation import json_schema
+from pybridge.solve import DEFAULT_TIME_LIMIT
+
+situation_arg = click.argument("situation", type=click.Path(path_type=Path))
+player_opt = click.option("--player", help="Ask as this player (default: the situation's viewpoint).")
+json_opt = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (versioned schema).")
+limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=DEFAULT_TIME_LIMIT,
+                         show_default=True, help="Seconds the solver may take per situation.")
+
+
+def _options(pairs: tuple[str, ...]) -> tuple[str | None, dict[str, str]]:
+    edition, options = None, {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key or not value:
+            raise JudgeError(f"--option expects NAME=VALUE, got {pair!r}")
+        if key == "edition":
+            edition = value
+        else:
+            options[key] = value
+    return edition, options
+
+
+option_opt = click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
+                          help="Override the edition (edition=515) or an interpretation option.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-v", "--verbose", is_flag=True, help="Show the solver's messages.")
+def cli(verbose: bool) -> None:
+    """ccg-judge: legal actions, prohibitions and obligations of a card-game
+    situation, each justified by the numbered rule clauses behind it."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(message)s")
+
+
+@cli.command()
+@situation_arg
+@player_opt
+@option_opt
+@json_opt
+@limit_opt
+def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
+          time_limit: float) -> None:
+    """Every verdict for SITUATION, with the clauses behind each."""
+    edition, options = _options(option_pairs)
+    report = api.check(situation, player=player, edition=edition, options=options, time_limit=time_limit)
+    if as_json:
+        click.echo(to_json(report))
+    else:
+        click.echo(report_text(report, title=load_game(report.game).title), nl=False)
+
+
+@cli.command()
+@situation_arg
+@click.argument("action")
+@player_opt
+@option_opt
+@json_opt
+@limit_opt
+def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
+            time_limit: float) -> None:
+    """The verdict on ACTION (e.g. 'strike_attack(elf, foe)') with its full justification tree."""
+    edition, options = _options(option_pairs)
+    verdict = api.explain(situation, action, player=player, edition=edition, options=options,
+                          time_limit=time_limit)
+    click.echo(to_json(verdict) if as_json else explain_text(verdict), nl=not as_json or True)
+
+
+@cli.command()
+@situation_arg
+@player_opt
+def facts(situation: Path, player: str | None) -> None:
+    """SITUATION as clingo facts, as the viewpoint player sees it (rerun it with plain clingo)."""
+    click.echo(api.facts_text(situation, player=player), nl=False)
+
+
+@cli.command()
+def schema() -> None:
+    """The JSON Schema of situation files."""
+    click.echo(json.dumps(json_schema(), ensure_ascii=False, indent=2))
+
+
+@cli.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+def test_cmd(paths: tuple[Path, ...]) -> None:
+    """Run ruling files (or folders of them); exit 1 if any fails."""
+    passed = failed = 0
+    for path in ruling_files(paths):
+        result = run_ruling(path)
+        if result.passed:
+            passed += 1
+            click.echo(f"PASS {path}  {result.title}")
+        else:
+            failed += 1
+            click.echo(f"FAIL {path}  {result.title}")
+            for problem in ([result.error] if result.error else result.problems):
+                click.echo(f"    {problem}")
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+@cli.command()
+@click.option("--game", "games", multiple=True, help="Game to lint (default: all).")
+@click.option("--rulings", "ruling_paths", multiple=True, type=click.Path(path_type=Path),
+              default=("tests/rulings",), show_default=True, help="Where the ruling files are.")
+@click.option("--strict", is_flag=True, help="Fail also on clauses no ruling covers.")
+def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -> None:
+    """Clause ids used in asp/ but missing from the catalogue; clauses no ruling covers."""
+    bad = False
+    for game in games or known_games():
+        result = run_lint(game, list(ruling_paths))
+        for clause_id, rules in result.unknown_ids.items():
+            bad = True
+            click.echo(f"{game}: clause {clause_id} is used but not in the catalogue (e.g. {rules[0]})")
+        for rule in result.rules_without_clause:
+            bad = True
+            click.echo(f"{game}: rule without a clause banner: {rule}")
+        for clause_id in result.uncovered:
+            bad = bad or strict
+            click.echo(f"{game}: clause {clause_id} is covered by no ruling")
+        click.echo(f"{game}: {len(result.unknown_ids)} unknown ids, "
+                   f"{len(result.rules_without_clause)} rules without a clause, "
+                   f"{len(result.uncovered)} clauses without a ruling")
+    sys.exit(1 if bad else 0)
+
+
+@cli.command()
+@click.argument("situations", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--option", "option_pairs", multiple=True, required=True, metavar="NAME=VALUE",
+              help="Give twice (or in two groups separated by '--option ='): the two settings to compare.")
+@json_opt
+def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], as_json: bool) -> None:
+    """Verdicts that change between two editions or options, e.g.
+    --option edition=515 --option edition=531."""
+    if len(option_pairs) != 2:
+        raise JudgeError("diff needs exactly two --option settings to compare")
+    (ed_a, opt_a), (ed_b, opt_b) = _options(option_pairs[:1]), _options(option_pairs[1:])
+    changes = []
+    for path in situations:
+        a = api.check(path, edition=ed_a, options=opt_a)
+        b = api.check(path, edition=ed_b, options=opt_b)
+        keys = sorted({(v.player, v.action) for v in a.verdicts + b.verdicts})
+        for player, action in keys:
+            va, vb = a.verdict(player, action), b.verdict(player, action)
+            sa = (va.verdict, va.cites) if va else ("impossible", [])
+            sb = (vb.verdict, vb.cites) if vb else ("impossible", [])
+            if sa != sb:
+                changes.append({"situation": str(path), "player": player, "action": action,
+                                option_pairs[0]: va.model_dump(mode="json") if va else None,
+                                option_pairs[1]: vb.model_dump(mode="json") if vb else None,
+                                "summary": [f"{sa[0]} {sa[1]}", f"{sb[0]} {sb[1]}"]})
+    if as_json:
+        click.echo(json.dumps(changes, ensure_ascii=False, indent=2))
+        return
+    for c in changes:
+        click.echo(f"{c['situation']}: {c['player']}: {c['action']}")
+        click.echo(f"    {option_pairs[0]}: {c['summary'][0]}")
+        click.echo(f"    {option_pairs[1]}: {c['summary'][1]}")
+    click.echo(f"{len(changes)} verdict(s) change.")
+
+
+def main() -> None:
+    try:
+        cli.main(standalone_mode=False)
+    except JudgeError as exc:
+        click.echo(f"error: {exc.render()}", err=True)
+        sys.exit(2)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.exceptions.Abort:
+        sys.exit(130)

@@ -1,0 +1,75 @@
+"""Where the rules base lives and which files make up a game's program.
+
+The ``asp/`` tree sits at the top of the repository and is copied into the
+wheel as ``pybridge/asp``; both layouts are looked up here and nowhere else.
+Editions and interpretation options are not separate programs: every
+overlay is included by the game's entry file and switched by the
+``edition/1`` and ``option/2`` facts, so plain clingo reproduces any run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from pybridge.errors import JudgeError
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+@cache
+def asp_root() -> Path:
+    for candidate in (_PACKAGE_DIR / "asp", _PACKAGE_DIR.parent / "asp"):
+        if (candidate / "core").is_dir():
+            return candidate
+    raise JudgeError("the rules base (asp/) is missing from this installation")
+
+
+def schema_root() -> Path:
+    for candidate in (_PACKAGE_DIR / "schema", _PACKAGE_DIR.parent / "schema"):
+        if candidate.is_dir():
+            return candidate
+    return _PACKAGE_DIR.parent / "schema"
+
+
+def known_games() -> list[str]:
+    return sorted(p.parent.name for p in asp_root().glob("*/game.yaml"))
+
+
+def game_dir(game: str) -> Path:
+    path = asp_root() / game
+    if not (path / "game.yaml").is_file():
+        raise JudgeError(f"unknown game {game!r}; known games: {', '.join(known_games())}", field="game")
+    return path
+
+
+def entry_file(game: str, entry: str = "main.lp") -> Path:
+    return game_dir(game) / entry
+
+
+_BANNER = re.compile(r"^%\s*---\s*(\S+)\s*-*\s*$")
+
+
+def banner_id(comment: str) -> str | None:
+    """The clause id of a ``% --- 107.2 ----`` banner comment, else None."""
+    match = _BANNER.match(comment.strip())
+    return match.group(1) if match else None
+
+
+@dataclass(frozen=True)
+class SourceRule:
+    """One rule of the rules base, as the justifier and the linter see it."""
+
+    clause: str | None
+    text: str
+    file: str
+
+
+def relative_name(path: str) -> str:
+    """A file of the rules base named relative to ``asp/`` (never a machine path)."""
+    try:
+        return Path(path).resolve().relative_to(asp_root()).as_posix()
+    except ValueError:
+        return Path(path).name

@@ -1,0 +1,132 @@
+"""Situation -> clingo Symbols. The only module that knows the names of
+the input predicates (documented in ``asp/core/interface.lp``).
+
+User text never becomes program text: ids and names are clingo strings;
+game vocabulary, already restricted to plain identifiers by validation,
+becomes constants. Facts are printed with clingo's own ``str(Symbol)``,
+which quotes and escapes strings, so ``ccg-judge facts`` output is safe to
+feed back to clingo.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from clingo import Function, Number, String, Symbol, Tuple_
+
+from pybridge.catalogue import Game, load_game
+from pybridge.situation import Situation, resolved_card
+
+_CONSTANT = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def term(value: Any) -> Symbol:
+    """A data value as a clingo term: numbers, identifier constants, strings, tuples."""
+    if isinstance(value, bool):
+        return Function("true" if value else "false")
+    if isinstance(value, int):
+        return Number(value)
+    if isinstance(value, str):
+        return Function(value) if _CONSTANT.match(value) else String(value)
+    if isinstance(value, (list, tuple)):
+        return Tuple_([term(v) for v in value])
+    if isinstance(value, dict):
+        return Tuple_([Tuple_([term(k), term(v)]) for k, v in sorted(value.items())])
+    return String(str(value))
+
+
+def _fact(name: str, *args: Symbol) -> Symbol:
+    return Function(name, list(args))
+
+
+def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
+    """Every input fact of a (projected) situation, in a stable order."""
+    game = game or load_game(s.game)
+    facts: list[Symbol] = []
+    add = facts.append
+    add(_fact("game", Function(s.game)))
+    add(_fact("edition", String(s.edition or game.default_edition)))
+    for name, option in sorted(game.options.items()):
+        add(_fact("option", Function(name), Function(s.options.get(name, option.default))))
+    add(_fact("viewpoint", String(s.viewpoint)))
+
+    for player in s.players:
+        add(_fact("player", String(player.id)))
+    first = next((p.id for p in s.players if p.first), s.players[0].id)
+    add(_fact("first_player", String(first)))
+
+    t = s.turn
+    add(_fact("turn", Number(t.number)))
+    add(_fact("active_player", String(t.active)))
+    add(_fact("stage", Function(t.stage)))
+    if t.phase:
+        add(_fact("phase", Function(t.phase)))
+    if t.step:
+        add(_fact("step", Function(t.step)))
+
+    for card in s.cards:
+        c = String(card.id)
+        data = resolved_card(game, card)
+        add(_fact("card", c))
+        if data["name"]:
+            add(_fact("card_name", c, String(data["name"])))
+        add(_fact("controller", c, String(card.controller)))
+        add(_fact("owner", c, String(card.owner or card.controller)))
+        add(_fact("zone", c, Function(card.zone)))
+        if card.cell is not None:
+            side = card.cell.side or card.controller
+            add(_fact("cell", c, String(side), Number(card.cell.column), Number(card.cell.row)))
+        if card.open:
+            add(_fact("open", c))
+        if card.hidden:
+            add(_fact("hidden", c))
+        if card.arrived is not None:
+            add(_fact("arrived", c, Number(card.arrived)))
+        for key, value in sorted(data["properties"].items()):
+            add(_fact("property", c, Function(key), term(value)))
+            facts.extend(_numbers(c, key, value))
+        for feature, params in sorted(data["features"].items()):
+            add(_fact("printed_feature", c, Function(feature)))
+            for key, value in sorted(params.items()):
+                add(_fact("feature_param", c, Function(feature), term(key), term(value)))
+        for kind in card.protections:
+            add(_fact("protection", c, Function(kind)))
+        for kind, count in sorted(card.markers.items()):
+            if count:
+                add(_fact("marker", c, Function(kind), Number(count)))
+        for kind, count in sorted(card.chips.items()):
+            if count:
+                add(_fact("chip", c, Function(kind), Number(count)))
+
+    for effect in s.effects:
+        e = String(effect.id)
+        args = [Function(effect.what)] + ([term(effect.value)] if effect.value is not None else [])
+        add(_fact("effect", e, String(effect.target), Function(effect.kind, args), Number(effect.timestamp)))
+        if effect.source is not None:
+            add(_fact("effect_source", e, String(effect.source)))
+        if effect.constant:
+            add(_fact("constant", e))
+
+    for event in s.history:
+        add(_fact("done", Number(event.turn), Function(event.action), String(event.actor)))
+        if event.target is not None:
+            add(_fact("done_target", Number(event.turn), Function(event.action), String(event.actor),
+                      String(event.target)))
+    return facts
+
+
+def _numbers(card: Symbol, key: str, value: Any) -> Iterable[Symbol]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [_fact("base_value", card, Function(key), Number(0), Number(value))]
+    if isinstance(value, list):
+        return [_fact("base_value", card, Function(key), Number(i), Number(v)) for i, v in enumerate(value, 1)]
+    return []
+
+
+def render_facts(facts: list[Symbol], header: str = "") -> str:
+    lines = [f"% {line}" for line in header.splitlines()] if header else []
+    lines += [f"{fact}." for fact in facts]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,78 @@
+"""Checks of a game's rules base against its clause catalogue: every id the
+encodings use is catalogued; every catalogued clause is covered by a ruling."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import clingo
+from clingo import ast
+
+from pybridge.catalogue import load_game
+from pybridge.rulings import ruling_files
+from pybridge.situation import load_situation
+from pybridge.solve import load_program
+
+_JUDGEMENTS = {"candidate": 2, "forbidden": 2, "obliged": 2, "exempt": 3, "principle_clause": 1}
+
+
+@dataclass
+class LintResult:
+    game: str
+    unknown_ids: dict[str, list[str]] = field(default_factory=dict)  # id -> rules using it
+    uncovered: list[str] = field(default_factory=list)
+    rules_without_clause: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.unknown_ids and not self.rules_without_clause
+
+
+def ids_in_encodings(game: str) -> dict[str, list[str]]:
+    """Clause id -> texts of the rules that name it (by banner or in a judgement head)."""
+    used: dict[str, list[str]] = {}
+    program = load_program(game, load_game(game).entry)
+    for rule in program.rules:
+        if rule.clause:
+            used.setdefault(rule.clause, []).append(rule.text)
+        head = rule.head
+        position = _JUDGEMENTS.get(head.name) if head.ast_type == ast.ASTType.Function else None
+        if position is not None and len(head.arguments) > position:
+            arg = head.arguments[position]
+            if arg.ast_type == ast.ASTType.SymbolicTerm and arg.symbol.type == clingo.SymbolType.String:
+                used.setdefault(arg.symbol.string, []).append(rule.text)
+    return used
+
+
+def covered_ids(paths: list[Path], game: str) -> set[str]:
+    covered: set[str] = set()
+    for path in ruling_files(paths):
+        try:
+            situation = load_situation(path)
+        except Exception:  # a broken ruling file is reported by `test`, not here
+            continue
+        if situation.game != game or situation.ruling is None:
+            continue
+        ruling = situation.ruling
+        covered.update(ruling.clauses)
+        covered.update(ruling.expect.cites)
+        for mapping in (ruling.expect.legal, ruling.expect.illegal, ruling.expect.obliged):
+            for cites in mapping.values():
+                covered.update(cites)
+    return covered
+
+
+def lint(game: str, ruling_paths: list[Path]) -> LintResult:
+    catalogue = load_game(game).clauses
+    result = LintResult(game)
+    for clause_id, rules in sorted(ids_in_encodings(game).items()):
+        if clause_id not in catalogue:
+            result.unknown_ids[clause_id] = rules
+    program = load_program(game, load_game(game).entry)
+    result.rules_without_clause = [r.text for r in program.rules if r.clause is None]
+    covered = covered_ids(ruling_paths, game)
+    result.uncovered = sorted(
+        c for c in catalogue if c not in covered and not c.startswith(("core:", "model:"))
+    )
+    return result

@@ -1,0 +1,99 @@
+"""Run ruling files: situations with the verdicts and clause ids a judge
+expects. One generic runner; adding a ruling never touches Python."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from pybridge.api import check, normalise_action
+from pybridge.errors import JudgeError
+from pybridge.justify import Node, Report
+from pybridge.situation import Situation, load_situation
+
+
+@dataclass
+class RulingResult:
+    path: str
+    title: str
+    problems: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return not self.problems and self.error is None
+
+
+def ruling_files(paths: Iterable[str | Path]) -> list[Path]:
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml", ".json")))
+        else:
+            found.append(path)
+    return found
+
+
+def _node_ids(node: Node) -> Iterator[str]:
+    if node.clause:
+        yield node.clause.id
+    for premise in node.premises:
+        yield from _node_ids(premise)
+
+
+def cited_anywhere(report: Report) -> set[str]:
+    ids: set[str] = set()
+    for v in report.verdicts:
+        ids.update(v.cites)
+        for reason in v.granted_by + v.blocked_by + v.obliged_by:
+            ids.add(reason.clause.id)
+            for ground in reason.grounds:
+                ids.update(_node_ids(ground))
+        for lifted in v.lifted:
+            ids.update((lifted.clause.id, lifted.by.id))
+            for ground in lifted.grounds:
+                ids.update(_node_ids(ground))
+    ids.update(o.clause.id for o in report.overridden_effects if o.clause)
+    return ids
+
+
+def judge_ruling(situation: Situation, report: Report) -> list[str]:
+    """Differences between what the ruling expects and what the rules say."""
+    expect = situation.ruling.expect
+    player = expect.player or situation.viewpoint
+    mine = {normalise_action(v.action): v for v in report.verdicts if v.player == player}
+    problems: list[str] = []
+    for wanted, field_name in (("legal", "legal"), ("illegal", "illegal")):
+        expected = {normalise_action(a): sorted(set(c)) for a, c in getattr(expect, field_name).items()}
+        actual = {a for a, v in mine.items() if v.verdict == wanted}
+        for action in sorted(set(expected) - actual):
+            got = mine[action].verdict if action in mine else "not a possible action"
+            problems.append(f"{action}: expected {wanted}, got {got}")
+        if expect.exact:
+            for action in sorted(actual - set(expected)):
+                problems.append(f"{action}: {wanted}, but the ruling does not list it")
+        for action, cites in expected.items():
+            if action in actual and sorted(mine[action].cites) != sorted(cites):
+                problems.append(f"{action}: expected citations {cites}, got {mine[action].cites}")
+    for action, cites in expect.obliged.items():
+        verdict = mine.get(normalise_action(action))
+        got = sorted({r.clause.id for r in verdict.obliged_by}) if verdict else []
+        if got != sorted(set(cites)):
+            problems.append(f"{normalise_action(action)}: expected obligation by {sorted(set(cites))}, got {got}")
+    everywhere = cited_anywhere(report)
+    for clause_id in sorted(set(expect.cites) | set(situation.ruling.clauses)):
+        if clause_id not in everywhere:
+            problems.append(f"clause {clause_id} is not cited anywhere in the report")
+    return problems
+
+
+def run_ruling(path: Path) -> RulingResult:
+    try:
+        situation = load_situation(path)
+        if situation.ruling is None:
+            return RulingResult(str(path), "", error="no 'ruling' section: not a ruling file")
+        report = check(situation)
+    except JudgeError as exc:
+        return RulingResult(str(path), "", error=exc.render())
+    return RulingResult(str(path), situation.ruling.title, judge_ruling(situation, report))

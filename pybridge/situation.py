@@ -1,0 +1,348 @@
+"""Load and validate a situation file (YAML or JSON) into typed models.
+
+No clingo here. Errors name the file, the field path and what was
+expected. Game-level checks (known stages, zones, cards, ids that refer to
+each other) run after the structural ones, against the game's data files.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+
+from pybridge.catalogue import Game, load_game
+from pybridge.errors import JudgeError
+
+SCHEMA_VERSION = 1
+MAX_FILE_BYTES = 1_000_000
+
+# Game vocabulary (features, properties, action kinds, zones, ...) becomes
+# clingo constants, so it is restricted to plain identifiers.
+Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+# Ids of cards, players and effects are data: any text, kept as clingo strings.
+Ident = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Scalar = int | str
+PropertyValue = int | Annotated[str, StringConstraints(max_length=500)] | list[int]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Turn(Model):
+    number: int = Field(ge=1, description="Turn number; 1 is the first player's first turn.")
+    active: Ident = Field(description="Id of the player whose turn it is.")
+    stage: Name = Field(description="Stage of the turn (the game lists its stages).")
+    phase: Name | None = Field(default=None, description="Phase or subphase within the stage.")
+    step: Name | None = Field(default=None, description="Step within the phase, where the game has steps.")
+
+
+class Player(Model):
+    id: Ident
+    first: bool = Field(default=False, description="This player took the first turn of the game.")
+
+
+class Cell(Model):
+    side: Ident | None = Field(default=None, description="Whose half of the board; default: the controller's.")
+    column: int = Field(ge=1, le=100, description="Column from that player's left, from 1.")
+    row: int = Field(ge=1, le=100, description="Row from the centre line, 1 = front.")
+
+
+Feature = Name | dict[Name, dict[Name, Any] | None]
+
+
+class Card(Model):
+    id: Ident = Field(description="Unique id of this card in the situation.")
+    card: str | None = Field(default=None, description="Name of the card in the game's catalogue.")
+    name: str | None = Field(default=None, description="Printed name, for a card defined inline.")
+    controller: Ident
+    owner: Ident | None = Field(default=None, description="Default: the controller.")
+    zone: Name = "battlefield"
+    cell: Cell | None = None
+    open: bool = Field(default=True, description="Open (untapped); false = closed (tapped).")
+    hidden: bool = Field(default=False, description="Face down.")
+    arrived: int | None = Field(default=None, ge=0, description="Turn it came under its controller's control.")
+    properties: dict[Name, PropertyValue] = Field(default_factory=dict)
+    features: list[Feature] = Field(default_factory=list)
+    remove_features: list[Name] = Field(default_factory=list, description="Catalogue features this copy lacks.")
+    protections: list[Name] = Field(default_factory=list)
+    markers: dict[Name, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    chips: dict[Name, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
+    non_game: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Non-game elements (legend, artist, rarity, ...). Accepted and never used (109).",
+    )
+
+
+EffectKind = Literal["grant", "remove", "forbid", "permit", "oblige", "modify", "set"]
+
+
+class Effect(Model):
+    id: Ident
+    target: Ident = Field(description="Id of the card the effect applies to.")
+    kind: EffectKind
+    what: Name = Field(description="Feature, action kind or property the effect is about.")
+    value: Scalar | None = Field(default=None, description="Delta for modify, new value for set.")
+    timestamp: int = Field(ge=0, description="When the effect was applied; later is larger.")
+    source: Ident | None = Field(default=None, description="Id of the card whose feature made it.")
+    constant: bool = Field(default=True, description="Made by a constant feature.")
+
+    @model_validator(mode="after")
+    def _value_fits_kind(self) -> Effect:
+        if self.kind == "modify" and not isinstance(self.value, int):
+            raise ValueError("a modify effect needs an integer value (the delta)")
+        if self.kind == "set" and self.value is None:
+            raise ValueError("a set effect needs a value")
+        if self.kind not in ("modify", "set") and self.value is not None:
+            raise ValueError(f"a {self.kind} effect takes no value")
+        return self
+
+
+class Event(Model):
+    turn: int = Field(ge=1)
+    action: Name
+    actor: Ident
+    target: Ident | None = None
+
+
+class Expectation(Model):
+    """Expected verdicts of a ruling file: action text -> clause ids cited."""
+
+    legal: dict[str, list[str]] = Field(default_factory=dict)
+    illegal: dict[str, list[str]] = Field(default_factory=dict)
+    obliged: dict[str, list[str]] = Field(default_factory=dict)
+    exact: bool = Field(default=True, description="The legal and illegal sets must match exactly.")
+    player: Ident | None = Field(default=None, description="Whose actions; default: the viewpoint.")
+    cites: list[str] = Field(default_factory=list, description="Ids the report must cite somewhere.")
+
+
+class Ruling(Model):
+    title: str
+    clauses: list[str] = Field(description="Clause ids this ruling is about.")
+    example: str | None = Field(default=None, description="Id of the seed example it reproduces.")
+    note: str | None = None
+    expect: Expectation
+
+
+class Situation(Model):
+    schema_version: Literal[1] = SCHEMA_VERSION
+    game: Name
+    edition: str | None = Field(default=None, description="Rules edition; default: the game's.")
+    options: dict[Name, Name] = Field(default_factory=dict, description="Interpretation options.")
+    viewpoint: Ident = Field(description="The player asking.")
+    turn: Turn
+    players: list[Player] = Field(min_length=2, max_length=2)
+    cards: list[Card] = Field(default_factory=list, max_length=500)
+    effects: list[Effect] = Field(default_factory=list, max_length=2000)
+    history: list[Event] = Field(default_factory=list, max_length=2000)
+    ruling: Ruling | None = None
+
+
+def json_schema() -> dict[str, Any]:
+    schema = Situation.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://ccg-judge.invalid/schema/situation-v1.json"
+    schema["title"] = "ccg-judge situation (version 1)"
+    return schema
+
+
+# --------------------------------------------------------------------------
+# Loading
+
+
+def _field_path(loc: tuple[Any, ...]) -> str:
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        else:
+            path += ("." if path else "") + str(part)
+    return path or "(top level)"
+
+
+def _explain(error: dict[str, Any]) -> str:
+    kind = error["type"]
+    if kind == "missing":
+        return "is required but missing"
+    if kind == "extra_forbidden":
+        return "is not a known field here"
+    got = error.get("input")
+    shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return f"{error['msg'].rstrip('.')}, got {shown}"
+
+
+def _validation_error(exc: ValidationError, source: str) -> JudgeError:
+    errors = exc.errors(include_url=False)
+    # Union types report one error per alternative; the first names the field well enough.
+    seen: dict[str, str] = {}
+    for error in errors:
+        loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and ("[" in p or p in {"int", "str"})))
+        seen.setdefault(_field_path(loc), _explain(error))
+    first_field, first_message = next(iter(seen.items()))
+    more = len(seen) - 1
+    tail = f" ({more} more problem{'s' if more > 1 else ''} in this file)" if more else ""
+    return JudgeError(first_message + tail, source=source, field=first_field)
+
+
+def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
+    fmt = fmt or ("json" if source.endswith(".json") else "yaml")
+    try:
+        if fmt == "json":
+            return json.loads(text)
+        return yaml.safe_load(text)
+    except json.JSONDecodeError as exc:
+        raise JudgeError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=source) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or "syntax error"
+        raise JudgeError(f"not valid YAML: {problem}{where}", source=source) from None
+
+
+def load_situation(path: str | Path) -> Situation:
+    path = Path(path)
+    source = str(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise JudgeError("file not found", source=source) from None
+    except OSError as exc:
+        raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
+    if size > MAX_FILE_BYTES:
+        raise JudgeError(f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", source=source)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise JudgeError("not UTF-8 text", source=source) from None
+    return situation_from_data(parse_text(text, source=source), source=source)
+
+
+def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
+    if not isinstance(data, dict):
+        raise JudgeError(f"expected a mapping at the top level, got {type(data).__name__}", source=source)
+    try:
+        situation = Situation.model_validate(data)
+    except ValidationError as exc:
+        raise _validation_error(exc, source) from None
+    check_against_game(situation, source=source)
+    return situation
+
+
+# --------------------------------------------------------------------------
+# Checks against the game's data
+
+
+def check_against_game(s: Situation, *, source: str) -> None:
+    try:
+        game = load_game(s.game)
+    except JudgeError as exc:
+        raise JudgeError(exc.message, source=source, field="game") from None
+
+    def fail(message: str, field: str) -> None:
+        raise JudgeError(message, source=source, field=field)
+
+    if s.edition is not None and s.edition not in game.editions:
+        fail(f"unknown edition {s.edition!r}; {game.name} has {_alternatives(game.editions)}", "edition")
+    for key, value in s.options.items():
+        option = game.options.get(key)
+        if option is None:
+            fail(f"unknown option; {game.name} has {_alternatives(game.options)}", f"options.{key}")
+        elif value not in option.values:
+            fail(f"unknown value {value!r}; expected {_alternatives(option.values)}", f"options.{key}")
+
+    player_ids = [p.id for p in s.players]
+    _no_duplicates(player_ids, "players", "player", fail)
+    if sum(p.first for p in s.players) > 1:
+        fail("only one player can be first", "players")
+    if s.viewpoint not in player_ids:
+        fail(f"unknown player {s.viewpoint!r}; expected one of {_alternatives(player_ids)}", "viewpoint")
+    if s.turn.active not in player_ids:
+        fail(f"unknown player {s.turn.active!r}; expected one of {_alternatives(player_ids)}", "turn.active")
+    for attr, allowed in (("stage", game.stages), ("phase", game.phases), ("step", game.steps)):
+        value = getattr(s.turn, attr)
+        if value is not None and allowed and value not in allowed:
+            fail(f"unknown {attr} {value!r}; expected one of {_alternatives(allowed)}", f"turn.{attr}")
+
+    card_ids = [c.id for c in s.cards]
+    _no_duplicates(card_ids, "cards", "card", fail)
+    occupied: dict[tuple[str, int, int], str] = {}
+    for i, card in enumerate(s.cards):
+        where = f"cards[{i}]"
+        if card.card is None and card.name is None:
+            fail("a card needs either 'card' (a catalogue name) or 'name' (an inline card)", where)
+        if card.card is not None:
+            game.card(card.card, source=source, field_path=f"{where}.card")
+        for attr in ("controller", "owner"):
+            value = getattr(card, attr)
+            if value is not None and value not in player_ids:
+                fail(f"unknown player {value!r}; expected one of {_alternatives(player_ids)}", f"{where}.{attr}")
+        if game.zones and card.zone not in game.zones:
+            fail(f"unknown zone {card.zone!r}; expected one of {_alternatives(game.zones)}", f"{where}.zone")
+        if card.cell is not None:
+            if card.zone != "battlefield":
+                fail(f"a card in zone {card.zone!r} has no cell", f"{where}.cell")
+            side = card.cell.side or card.controller
+            if side not in player_ids:
+                fail(f"unknown player {side!r}", f"{where}.cell.side")
+            key = (side, card.cell.column, card.cell.row)
+            if key in occupied:
+                fail(f"cell already taken by card {occupied[key]!r}", f"{where}.cell")
+            occupied[key] = card.id
+        if card.hidden and card.zone in ("hand", "deck", "graveyard"):
+            fail(f"a card in zone {card.zone!r} cannot be hidden (face down is a battlefield state)", f"{where}.hidden")
+        if card.arrived is not None and card.arrived > s.turn.number:
+            fail(f"turn {card.arrived} is after the current turn {s.turn.number}", f"{where}.arrived")
+
+    effect_ids = [e.id for e in s.effects]
+    _no_duplicates(effect_ids, "effects", "effect", fail)
+    known = set(card_ids)
+    for i, effect in enumerate(s.effects):
+        if effect.target not in known:
+            fail(f"no card with id {effect.target!r}", f"effects[{i}].target")
+        if effect.source is not None and effect.source not in known:
+            fail(f"no card with id {effect.source!r}", f"effects[{i}].source")
+    for i, event in enumerate(s.history):
+        if event.turn > s.turn.number:
+            fail(f"turn {event.turn} is after the current turn {s.turn.number}", f"history[{i}].turn")
+        for attr in ("actor", "target"):
+            value = getattr(event, attr)
+            if value is not None and value not in known:
+                fail(f"no card with id {value!r}", f"history[{i}].{attr}")
+        if game.actions and event.action not in game.actions:
+            fail(f"unknown action {event.action!r}; expected one of {_alternatives(game.actions)}", f"history[{i}].action")
+
+
+def _alternatives(values: Any) -> str:
+    items = [repr(v) for v in values]
+    return ", ".join(items) if items else "(none)"
+
+
+def _no_duplicates(ids: list[str], field: str, what: str, fail: Any) -> None:
+    seen: set[str] = set()
+    for i, value in enumerate(ids):
+        if value in seen:
+            fail(f"duplicate {what} id {value!r}", f"{field}[{i}].id")
+        seen.add(value)
+
+
+def resolved_card(game: Game, card: Card) -> dict[str, Any]:
+    """A card's properties and features: the catalogue entry, then the situation's own."""
+    entry = game.cards.get(card.card or "", {})
+    properties = dict(entry.get("properties") or {})
+    properties.update(card.properties)
+    features: dict[str, dict[str, Any]] = {}
+    for feature in list(entry.get("features") or []) + list(card.features):
+        if isinstance(feature, str):
+            features[feature] = {}
+        else:
+            for key, params in feature.items():
+                features[key] = dict(params or {})
+    for name in card.remove_features:
+        features.pop(name, None)
+    return {"name": card.name or card.card, "properties": properties, "features": features}
