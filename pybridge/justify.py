@@ -82,6 +82,16 @@ class OverriddenEffect(BaseModel):
     clause: ClauseRef | None
 
 
+class Clamp(BaseModel):
+    """A value the zero rule raised to 0."""
+
+    card: str
+    value: str
+    index: int
+    computed: int
+    clause: ClauseRef
+
+
 class Report(BaseModel):
     schema_id: Literal["ccg-judge/report"] = Field(default=REPORT_SCHEMA, alias="schema")
     version: Literal[1] = REPORT_VERSION
@@ -92,7 +102,7 @@ class Report(BaseModel):
     verdicts: list[Verdict]
     overridden_effects: list[OverriddenEffect] = Field(default_factory=list)
     unresolved: list[list[str]] = Field(default_factory=list, description="Pairs of clashing effects no principle decides.")
-    clamped: list[str] = Field(default_factory=list, description="Values the zero rule raised to 0.")
+    clamped: list[Clamp] = Field(default_factory=list, description="Values the zero rule raised to 0.")
     atoms: list[str] = Field(description="The judgement atoms exactly as clingo prints them, sorted.")
 
     model_config = {"populate_by_name": True}
@@ -306,7 +316,9 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
         game=game.name, edition=edition, options=options, viewpoint=viewpoint, verdicts=verdicts,
         overridden_effects=overridden,
         unresolved=[[text(a.arguments[0]), text(a.arguments[1])] for a in sorted(by_name["unresolved/2"])],
-        clamped=[text(a) for a in sorted(by_name["clamped/5"])],
+        clamped=[Clamp(card=text(a.arguments[0]), value=text(a.arguments[1]), index=a.arguments[2].number,
+                       computed=a.arguments[3].number, clause=why.clause_ref(a.arguments[4].string))
+                 for a in sorted(by_name["clamped/5"])],
         atoms=sorted(str(a) for a in shown),
     )
 

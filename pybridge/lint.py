@@ -72,6 +72,8 @@ def lint(game: str, ruling_paths: list[Path]) -> LintResult:
     program = load_program(game, load_game(game).entry)
     result.rules_without_clause = [r.text for r in program.rules if r.clause is None]
     covered = covered_ids(ruling_paths, game)
+    # A parent clause is covered when one of its parts ("531.1-2" of "531.1") is.
+    covered |= {c.rsplit("-", 1)[0] for c in covered if "-" in c and c.rsplit("-", 1)[1].isdigit()}
     result.uncovered = sorted(
         c for c in catalogue if c not in covered and not c.startswith(("core:", "model:"))
     )

@@ -54,7 +54,9 @@ def report_text(report: Report, *, title: str = "") -> str:
     for a, b in report.unresolved:
         lines.append(f"Unresolved: effects {a} and {b} contradict and no principle decides between them.")
     for c in report.clamped:
-        lines.append(f"Zero rule: {c}")
+        part = f" (value {c.index})" if c.index else ""
+        lines.append(f"{c.card}: {c.value}{part} comes to {c.computed} after modifiers and counts as 0 "
+                     f"— {_clause(c.clause)}.")
     legal = sum(v.verdict == "legal" for v in report.verdicts)
     lines += ["", f"{legal} legal, {len(report.verdicts) - legal} illegal."]
     return "\n".join(lines) + "\n"

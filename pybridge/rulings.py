@@ -55,6 +55,7 @@ def cited_anywhere(report: Report) -> set[str]:
             for ground in lifted.grounds:
                 ids.update(_node_ids(ground))
     ids.update(o.clause.id for o in report.overridden_effects if o.clause)
+    ids.update(c.clause.id for c in report.clamped)
     return ids
 
 
