@@ -16,7 +16,7 @@ from pybridge.errors import JudgeError
 from pybridge.lint import lint as run_lint
 from pybridge.report import explain_text, report_text, to_json
 from pybridge.rulings import ruling_files, run_ruling
-from pybridge.situation import json_schema
+from pybridge.schemas import schema_files
 from pybridge.solve import DEFAULT_TIME_LIMIT
 
 situation_arg = click.argument("situation", type=click.Path(path_type=Path))
@@ -93,9 +93,17 @@ def facts(situation: Path, player: str | None) -> None:
 
 
 @cli.command()
-def schema() -> None:
-    """The JSON Schema of situation files."""
-    click.echo(json.dumps(json_schema(), ensure_ascii=False, indent=2))
+@click.option("--report", is_flag=True, help="The schema of `check --json` reports instead.")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write both schemas into this folder (the repository keeps them in schema/).")
+def schema(report: bool, write_dir: Path | None) -> None:
+    """The JSON Schema of situation files (or of reports)."""
+    if write_dir is not None:
+        for name, text in schema_files().items():
+            (write_dir / name).write_text(text, encoding="utf-8")
+            click.echo(f"wrote {write_dir / name}")
+        return
+    click.echo(schema_files()["report-v1.json" if report else "situation-v1.json"], nl=False)
 
 
 @cli.command("test")

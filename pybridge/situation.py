@@ -178,7 +178,8 @@ def _explain(error: dict[str, Any]) -> str:
 
 
 def _validation_error(exc: ValidationError, source: str) -> JudgeError:
-    errors = exc.errors(include_url=False)
+    # An unknown field is usually a misspelling: name it before the "missing" it causes.
+    errors = sorted(exc.errors(include_url=False), key=lambda e: e["type"] != "extra_forbidden")
     # Union types report one error per alternative; the first names the field well enough.
     seen: dict[str, str] = {}
     for error in errors:

@@ -1,0 +1,113 @@
+"""Bad input gets one clear paragraph naming the file, the field and what was
+expected — through the CLI, with exit status 2 and no traceback."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pybridge.errors import JudgeError
+from pybridge.situation import load_situation
+
+VALID = """\
+game: berserk
+viewpoint: p1
+players: [{id: p1, first: true}, {id: p2}]
+turn: {number: 3, active: p1, stage: main, phase: choice}
+cards:
+  - {id: vail, card: Вайл, controller: p1, cell: {column: 2, row: 1}, arrived: 1}
+  - {id: foe, card: Вайл, controller: p2, cell: {column: 4, row: 1}, arrived: 2}
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "situation.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def error_of(path: Path) -> str:
+    with pytest.raises(JudgeError) as caught:
+        load_situation(path)
+    return caught.value.render()
+
+
+def test_valid_file_loads(tmp_path):
+    assert [c.id for c in load_situation(write(tmp_path, VALID)).cards] == ["vail", "foe"]
+
+
+@pytest.mark.parametrize("change, field, expected", [
+    (("arrived: 1}", "arrived: soon}"), "cards[0].arrived", "valid integer"),
+    (("column: 2", "column: 0"), "cards[0].cell.column", "greater than or equal to 1"),
+    (("game: berserk", "game: chess"), "game", "unknown game 'chess'; known games: berserk"),
+    (("phase: choice", "phase: lunch"), "turn.phase", "unknown phase 'lunch'; expected one of"),
+    (("viewpoint: p1", "viewpoint: p3"), "viewpoint", "unknown player 'p3'"),
+    (("{id: foe,", "{id: vail,"), "cards[1].id", "duplicate card id 'vail'"),
+    (("column: 4, row: 1}", "column: 2, row: 1}, side: p1"), "cards[1].side", "is not a known field here"),
+    (("controller: p2", "controler: p2"), "cards[1].controler", "not a known field here"),
+    (("turn: {number: 3, ", "turn: {"), "turn.number", "is required but missing"),
+])
+def test_error_names_the_field(tmp_path, change, field, expected):
+    old, new = change
+    assert old in VALID
+    message = error_of(write(tmp_path, VALID.replace(old, new, 1)))
+    assert message.startswith(f"{tmp_path / 'situation.yaml'}: field {field}: "), message
+    assert expected in message
+
+
+def test_unknown_card_lists_the_closest_names(tmp_path):
+    message = error_of(write(tmp_path, VALID.replace("card: Вайл", "card: Вайлл", 1)))
+    assert "field cards[0].card: unknown card 'Вайлл' in the berserk catalogue; did you mean 'Вайл'" in message
+
+
+def test_two_cards_in_one_cell(tmp_path):
+    message = error_of(write(tmp_path, VALID.replace("column: 4, row: 1}, arrived: 2", "column: 2, row: 1}, arrived: 2, controller: p1")))
+    assert "duplicate" in message or "cell already taken" in message
+
+
+def test_cell_clash_is_named(tmp_path):
+    text = VALID.replace("controller: p2, cell: {column: 4, row: 1}", "controller: p2, cell: {column: 2, row: 1, side: p1}")
+    assert "field cards[1].cell: cell already taken by card 'vail'" in error_of(write(tmp_path, text))
+
+
+def test_malformed_yaml_names_the_line(tmp_path):
+    message = error_of(write(tmp_path, VALID.replace("cards:", "cards: [", 1)))
+    assert "not valid YAML" in message and "line" in message
+
+
+def test_json_situations_are_accepted_and_checked(tmp_path):
+    path = write(tmp_path, '{"game": "berserk", "viewpoint": "p1"}', "situation.json")
+    message = error_of(path)
+    assert "situation.json: field turn: is required but missing (1 more problem in this file)" in message
+
+
+def test_missing_file(tmp_path):
+    assert error_of(tmp_path / "nope.yaml").endswith("nope.yaml: file not found")
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pybridge", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_error_is_one_paragraph_without_traceback(tmp_path):
+    path = write(tmp_path, VALID.replace("arrived: 1}", "arrived: soon}", 1))
+    run = run_cli("check", str(path))
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert "Traceback" not in run.stderr
+    assert run.stderr.startswith("error: ") and "field cards[0].arrived" in run.stderr
+    assert run.stderr.strip().count("\n") == 0
+
+
+def test_cli_unknown_action_lists_the_possible_ones(tmp_path):
+    run = run_cli("explain", str(write(tmp_path, VALID)), "strike_attack(vail, nobody)")
+    assert run.returncode == 2
+    assert "no action 'strike_attack(vail, nobody)' is possible" in run.stderr
+    assert "strike_attack(vail, foe)" in run.stderr
+
+
+def test_cli_bad_option_override(tmp_path):
+    run = run_cli("check", str(write(tmp_path, VALID)), "--option", "range_metric=hexagonal")
+    assert run.returncode == 2
+    assert "field options.range_metric: unknown value 'hexagonal'; expected 'chebyshev', 'manhattan'" in run.stderr

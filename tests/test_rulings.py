@@ -1,0 +1,42 @@
+"""The generic ruling runner: every file under tests/rulings is one test."""
+
+from pathlib import Path
+
+import pytest
+
+from pybridge.api import check
+from pybridge.rulings import judge_ruling, ruling_files, run_ruling
+from pybridge.situation import load_situation
+
+RULINGS = Path(__file__).parent / "rulings"
+FILES = ruling_files([RULINGS])
+
+
+def test_there_are_rulings_for_every_game_with_rules():
+    games = {p.relative_to(RULINGS).parts[0] for p in FILES}
+    assert "berserk" in games
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(RULINGS)) for p in FILES])
+def test_ruling(path):
+    result = run_ruling(path)
+    assert result.error is None, result.error
+    assert result.problems == []
+
+
+def test_runner_reports_a_wrong_expectation():
+    """The runner must be able to fail: flip one expected verdict and one citation."""
+    situation = load_situation(RULINGS / "berserk" / "107" / "107.5-example-1.yaml")
+    report = check(situation)
+    expect = situation.ruling.expect
+    flipped = expect.model_copy(update={"legal": expect.illegal, "illegal": {}})
+    wrong = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": flipped})})
+    problems = judge_ruling(wrong, report)
+    assert "strike_attack(elf, foe): expected legal, got illegal" in problems
+    assert "shot(elf, foe): illegal, but the ruling does not list it" in problems
+
+    miscited = expect.model_copy(update={"illegal": {**expect.illegal, "shot(elf, foe)": ["107.2"]}})
+    wrong = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": miscited})})
+    assert judge_ruling(wrong, report) == [
+        "shot(elf, foe): expected citations ['107.2'], got ['107.5-1']"
+    ]
