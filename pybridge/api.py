@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pybridge.catalogue import load_game
 from pybridge.errors import JudgeError
 from pybridge.facts import render_facts, situation_facts
-from pybridge.justify import Report, Verdict, build_report
+from pybridge.justify import Report, Resolution, Verdict, build_report, build_resolution
 from pybridge.situation import Situation, check_against_game, load_situation
 from pybridge.solve import DEFAULT_TIME_LIMIT, solve
-from pybridge.viewpoint import project
+from pybridge.viewpoint import project, unknown_card_ids
 
 
 def _situation(situation: Situation | str | Path) -> Situation:
@@ -78,3 +79,39 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
                          + ("; ".join(known) if known else "(none)"), field="ACTION")
     own = [v for v in matches if v.player == report.viewpoint]
     return (own or matches)[0]
+
+
+def _id_pattern(ids) -> re.Pattern:
+    """Whole card-id arguments of an action text (``shot(a, hidden@p2:3.1)``)."""
+    alternatives = "|".join(re.escape(i) for i in sorted(ids, key=len, reverse=True))
+    return re.compile(r"(?<=[(, ])(" + alternatives + r")(?=[,)])")
+
+
+def _swap_ids(action: str, mapping: dict[str, str]) -> str:
+    return _id_pattern(mapping).sub(lambda m: mapping[m.group(1)], action) if mapping else action
+
+
+def resolve(situation: Situation | str | Path, action: str, *, player: str | None = None,
+            edition: str | None = None, options: dict[str, str] | None = None,
+            time_limit: float = DEFAULT_TIME_LIMIT) -> Resolution:
+    """Resolve a declared action against the truth: the hidden cards it names are revealed (the
+    declaring card and its targets), and the action is judged on the unprojected situation.
+    Legal -> executed; illegal -> not executed but paid (the game's clause for that, e.g. 532.7)."""
+    s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
+    declared = explain(s, action, time_limit=time_limit)
+    if declared.verdict != "legal":
+        raise JudgeError(f"{declared.action} cannot be declared: it is illegal ({', '.join(declared.cites)})",
+                         field="ACTION")
+    to_real = {neutral: real for real, neutral in unknown_card_ids(s, s.viewpoint).items()}
+    real_action = _swap_ids(declared.action, to_real)
+    named = set(_id_pattern([c.id for c in s.cards]).findall(real_action)) if s.cards else set()
+    revealed = sorted(c.id for c in s.cards if c.hidden and c.id in named)
+    cards = [c.model_copy(update={"hidden": False}) if c.id in revealed else c for c in s.cards]
+    truth = s.model_copy(update={"cards": cards, "viewpoint": declared.player})
+    game = load_game(s.game)
+    answer = solve(s.game, situation_facts(truth, game), time_limit=time_limit, entry=game.entry)
+    chosen = {name: s.options.get(name, option.default) for name, option in sorted(game.options.items())}
+    report = build_report(answer, game, edition=s.edition or game.default_edition, options=chosen,
+                          viewpoint=declared.player)
+    return build_resolution(answer, report, player=declared.player, declared=declared.action,
+                            action=real_action, revealed=revealed, game=game)

@@ -14,7 +14,7 @@ from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
 from pybridge.errors import JudgeError
 from pybridge.lint import lint as run_lint
-from pybridge.report import explain_text, report_text, to_json
+from pybridge.report import explain_text, report_text, resolution_text, to_json
 from pybridge.rulings import ruling_files, run_ruling
 from pybridge.schemas import schema_files
 from pybridge.solve import DEFAULT_TIME_LIMIT
@@ -82,6 +82,23 @@ def explain(situation: Path, action: str, player: str | None, option_pairs: tupl
     verdict = api.explain(situation, action, player=player, edition=edition, options=options,
                           time_limit=time_limit)
     click.echo(to_json(verdict) if as_json else explain_text(verdict), nl=not as_json or True)
+
+
+@cli.command()
+@situation_arg
+@click.argument("action")
+@player_opt
+@option_opt
+@json_opt
+@limit_opt
+def resolve(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
+            time_limit: float) -> None:
+    """Resolve a declared ACTION against the truth (its hidden cards revealed): executed, or not
+    executed but paid."""
+    edition, options = _options(option_pairs)
+    result = api.resolve(situation, action, player=player, edition=edition, options=options,
+                         time_limit=time_limit)
+    click.echo(to_json(result) if as_json else resolution_text(result), nl=not as_json or True)
 
 
 @cli.command()

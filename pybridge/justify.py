@@ -63,6 +63,16 @@ class Lifted(BaseModel):
     grounds: list[Node]
 
 
+class Assumption(BaseModel):
+    """What the acting player treats an opponent's hidden card as having (or lacking)."""
+
+    card: str
+    property: str
+    value: Literal["has", "lacks"]
+    clause: ClauseRef
+    grounds: list[Node] = Field(default_factory=list)
+
+
 class Verdict(BaseModel):
     player: str
     action: str
@@ -73,6 +83,14 @@ class Verdict(BaseModel):
     lifted: list[Lifted] = Field(default_factory=list)
     obliged_by: list[Reason] = Field(default_factory=list)
     consequences: list[str] = Field(default_factory=list)
+    consequence_grounds: list[Node] = Field(
+        default_factory=list, description="How each consequence was derived (one tree per derivation).")
+    certainty: Literal["every", "some"] = Field(
+        default="every",
+        description="'every': the verdict holds under every admissible treatment of the opponent's hidden "
+                    "cards (cautious); 'some': it holds under at least one (brave), the witness is in 'treatment'.")
+    treatment: list[Assumption] = Field(
+        default_factory=list, description="The witness treatment of hidden cards a 'some' verdict rests on.")
 
 
 class OverriddenEffect(BaseModel):
@@ -270,9 +288,15 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
         obliged[(atom.arguments[0], atom.arguments[1])].append(atom)
     consequences = defaultdict(list)
     for atom in by_name["consequence/3"]:
-        consequences[(atom.arguments[0], atom.arguments[1])].append(text(atom.arguments[2]))
+        consequences[(atom.arguments[0], atom.arguments[1])].append(atom.arguments[2])
     legal = {(a.arguments[0], a.arguments[1]) for a in by_name["legal/2"]}
     principle_of = _principles(answer)
+    # Hidden cards (treatments): legal under every admissible treatment, or only under some.
+    in_every = {(a.arguments[0], a.arguments[1]) for a in by_name["legal_in_every/2"]}
+    in_some = {(a.arguments[0], a.arguments[1]) for a in by_name["legal_in_some/2"]}
+    assumed = defaultdict(list)
+    for atom in by_name["assumed/6"]:
+        assumed[(atom.arguments[0], atom.arguments[1])].append(atom)
 
     verdicts: list[Verdict] = []
     for key in sorted(candidates, key=lambda k: (text(k[0]), text(k[1]))):
@@ -294,14 +318,23 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
         duties = [Reason(clause=why.clause_ref(o.arguments[2].string), grounds=why.all_trees(o))
                   for o in sorted(obliged.get(key, []))]
         is_legal = key in legal
+        brave = is_legal and key in in_some and key not in in_every
+        treatment = [Assumption(card=text(a.arguments[2]), property=text(a.arguments[3]),
+                                value=text(a.arguments[4]), clause=why.clause_ref(a.arguments[5].string),
+                                grounds=why.all_trees(a))
+                     for a in sorted(assumed.get(key, []))] if brave else []
         if is_legal:
             cites = [r.clause.id for r in granted] + [x for l in lifted for x in (l.clause.id, l.by.id)]
+            cites += [t.clause.id for t in treatment]
         else:
             cites = [r.clause.id for r in blocked]
+        effects = sorted(consequences.get(key, []), key=text)
         verdicts.append(Verdict(
             player=text(player), action=text(action), verdict="legal" if is_legal else "illegal",
             cites=sort_clause_ids(cites), granted_by=granted, blocked_by=blocked, lifted=lifted,
-            obliged_by=duties, consequences=sorted(consequences.get(key, [])),
+            obliged_by=duties, consequences=sorted(text(c) for c in effects),
+            consequence_grounds=[why.tree(_consequence(player, action, c)) for c in effects],
+            certainty="some" if brave else "every", treatment=treatment,
         ))
 
     overridden = []
@@ -321,6 +354,39 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
                  for a in sorted(by_name["clamped/5"])],
         atoms=sorted(str(a) for a in shown),
     )
+
+
+class Resolution(BaseModel):
+    """A declared action judged against the truth, the hidden cards it involves revealed."""
+
+    player: str
+    declared: str = Field(description="The action as the declaring player named it.")
+    action: str = Field(description="The same action with the revealed cards' real ids.")
+    revealed: list[str] = Field(default_factory=list, description="Hidden cards revealed by the declaration.")
+    outcome: Literal["executed", "not executed but paid"]
+    cites: list[str] = Field(description="Clause ids the outcome rests on, sorted.")
+    rule: ClauseRef | None = Field(default=None, description="The clause on declarations that prove illegal on reveal.")
+    truth: Verdict | None = Field(default=None, description="The verdict on the action once the cards are revealed.")
+
+
+def build_resolution(answer: Answer, truth: Report, *, player: str, declared: str, action: str,
+                     revealed: list[str], game: Game) -> Resolution:
+    """Executed if the action is legal against the truth; otherwise not executed but paid, citing the
+    game's clause for the principle ``illegal_on_reveal`` and every blocking clause."""
+    verdict = truth.verdict(player, action)
+    if verdict is not None and verdict.verdict == "legal":
+        return Resolution(player=player, declared=declared, action=action, revealed=revealed,
+                          outcome="executed", cites=verdict.cites, truth=verdict)
+    clause_id = _principles(answer).get("illegal_on_reveal")
+    rule = Explainer(answer, game).clause_ref(clause_id) if clause_id else None
+    blocking = verdict.cites if verdict is not None else []
+    return Resolution(player=player, declared=declared, action=action, revealed=revealed,
+                      outcome="not executed but paid", cites=sort_clause_ids(([clause_id] if clause_id else []) + blocking),
+                      rule=rule, truth=verdict)
+
+
+def _consequence(player: clingo.Symbol, action: clingo.Symbol, effect: clingo.Symbol) -> clingo.Symbol:
+    return clingo.Function("consequence", [player, action, effect])
 
 
 def _principles(answer: Answer) -> dict[Any, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pybridge.justify import ClauseRef, Node, Report, Verdict
+from pybridge.justify import ClauseRef, Node, Report, Resolution, Verdict
 
 
 def to_json(model) -> str:
@@ -24,6 +24,11 @@ def _grounds(node: Node) -> str:
 
 def verdict_text(v: Verdict) -> list[str]:
     lines = [f"{v.player}: {v.action} — {v.verdict.upper()}"]
+    if v.certainty == "some":
+        lines[0] += " (under some admissible treatment of hidden cards, not every)"
+    for t in v.treatment:
+        lines.append(f"    treating {t.card} as {'having' if t.value == 'has' else 'lacking'} "
+                     f"{t.property} — {_clause(t.clause)}")
     for reason in v.granted_by:
         lines.append(f"    possible under {_clause(reason.clause)}")
     for reason in v.blocked_by:
@@ -89,7 +94,9 @@ def explain_text(v: Verdict) -> str:
     sections = [("Why it is possible", [g for r in v.granted_by for g in r.grounds]),
                 ("Why it is forbidden", [g for r in v.blocked_by for g in r.grounds]),
                 ("Prohibitions overridden", [g for l in v.lifted for g in l.grounds]),
-                ("Obligations", [g for r in v.obliged_by for g in r.grounds])]
+                ("Obligations", [g for r in v.obliged_by for g in r.grounds]),
+                ("Treatment of hidden cards", [g for t in v.treatment for g in t.grounds]),
+                ("Consequences", v.consequence_grounds)]
     for title, nodes in sections:
         if nodes:
             lines.append(f"{title}:")
@@ -98,3 +105,16 @@ def explain_text(v: Verdict) -> str:
                 lines.extend(tree_text(node, 1, seen))
             lines.append("")
     return "\n".join(lines)
+
+
+def resolution_text(r: Resolution) -> str:
+    lines = [f"{r.player}: {r.declared} — {r.outcome.upper()}"]
+    if r.revealed:
+        lines.append(f"    revealed: {', '.join(r.revealed)}; the action is {r.action}")
+    if r.rule is not None:
+        lines.append(f"    {_clause(r.rule)}: an action that proves illegal on reveal is not carried out, "
+                     "but its cost is paid")
+    if r.truth is not None:
+        lines.extend("  " + line for line in verdict_text(r.truth))
+    lines.append(f"    cites: {', '.join(r.cites)}")
+    return "\n".join(lines) + "\n"

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from pybridge.api import check, normalise_action
+from pybridge.api import check, normalise_action, resolve
 from pybridge.errors import JudgeError
 from pybridge.justify import Node, Report
 from pybridge.situation import Situation, load_situation
@@ -50,6 +50,9 @@ def cited_anywhere(report: Report) -> set[str]:
             ids.add(reason.clause.id)
             for ground in reason.grounds:
                 ids.update(_node_ids(ground))
+        for ground in v.consequence_grounds + [g for t in v.treatment for g in t.grounds]:
+            ids.update(_node_ids(ground))
+        ids.update(t.clause.id for t in v.treatment)
         for lifted in v.lifted:
             ids.update((lifted.clause.id, lifted.by.id))
             for ground in lifted.grounds:
@@ -82,6 +85,24 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
         got = sorted({r.clause.id for r in verdict.obliged_by}) if verdict else []
         if got != sorted(set(cites)):
             problems.append(f"{normalise_action(action)}: expected obligation by {sorted(set(cites))}, got {got}")
+    for action, wanted in expect.certainty.items():
+        verdict = mine.get(normalise_action(action))
+        if verdict is not None and verdict.certainty != wanted:
+            problems.append(f"{normalise_action(action)}: expected certainty {wanted!r}, got {verdict.certainty!r}")
+    for action, effects in expect.consequences.items():
+        verdict = mine.get(normalise_action(action))
+        got = sorted(verdict.consequences) if verdict else []
+        if got != sorted(effects):
+            problems.append(f"{normalise_action(action)}: expected consequences {sorted(effects)}, got {got}")
+    for action, wanted in expect.resolved.items():
+        try:
+            result = resolve(situation, action)
+        except JudgeError as exc:
+            problems.append(f"{normalise_action(action)}: cannot be resolved: {exc.render()}")
+            continue
+        if (result.outcome, sorted(result.cites)) != (wanted.outcome, sorted(set(wanted.cites))):
+            problems.append(f"{normalise_action(action)}: expected resolution {wanted.outcome!r} citing "
+                            f"{sorted(set(wanted.cites))}, got {result.outcome!r} citing {sorted(result.cites)}")
     everywhere = cited_anywhere(report)
     for clause_id in sorted(set(expect.cites) | set(situation.ruling.clauses)):
         if clause_id not in everywhere:

@@ -109,6 +109,11 @@ class Event(Model):
     target: Ident | None = None
 
 
+class ResolvedExpectation(Model):
+    outcome: Literal["executed", "not executed but paid"]
+    cites: list[str] = Field(description="Clause ids the resolution cites, exactly.")
+
+
 class Expectation(Model):
     """Expected verdicts of a ruling file: action text -> clause ids cited."""
 
@@ -118,6 +123,12 @@ class Expectation(Model):
     exact: bool = Field(default=True, description="The legal and illegal sets must match exactly.")
     player: Ident | None = Field(default=None, description="Whose actions; default: the viewpoint.")
     cites: list[str] = Field(default_factory=list, description="Ids the report must cite somewhere.")
+    certainty: dict[str, Literal["every", "some"]] = Field(
+        default_factory=dict, description="Action -> under every admissible treatment of hidden cards, or some.")
+    consequences: dict[str, list[str]] = Field(
+        default_factory=dict, description="Action -> its consequences, exactly (as the report words them).")
+    resolved: dict[str, ResolvedExpectation] = Field(
+        default_factory=dict, description="Action -> its resolution against the truth (hidden cards revealed).")
 
 
 class Ruling(Model):
