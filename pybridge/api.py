@@ -10,7 +10,7 @@ from pybridge.errors import JudgeError
 from pybridge.facts import render_facts, situation_facts
 from pybridge.justify import Report, Resolution, Verdict, build_report, build_resolution
 from pybridge.situation import Situation, check_against_game, load_situation
-from pybridge.solve import DEFAULT_TIME_LIMIT, solve
+from pybridge.solve import solve
 from pybridge.viewpoint import project, unknown_card_ids
 
 
@@ -37,8 +37,8 @@ def with_overrides(situation: Situation, *, edition: str | None = None,
 
 def facts_for(situation: Situation | str | Path, *, player: str | None = None) -> list:
     """The input facts the solver sees for the viewpoint player (after projection)."""
-    s = _situation(situation)
-    return situation_facts(project(s, player))
+    s = with_overrides(_situation(situation), player=player)  # an unknown player is an error
+    return situation_facts(project(s))
 
 
 def facts_text(situation: Situation | str | Path, *, player: str | None = None) -> str:
@@ -50,7 +50,7 @@ def facts_text(situation: Situation | str | Path, *, player: str | None = None) 
 
 
 def check(situation: Situation | str | Path, *, player: str | None = None, edition: str | None = None,
-          options: dict[str, str] | None = None, time_limit: float = DEFAULT_TIME_LIMIT) -> Report:
+          options: dict[str, str] | None = None, time_limit: float | None = None) -> Report:
     """Every verdict for the situation, from the viewpoint player's knowledge."""
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
@@ -93,7 +93,7 @@ def _swap_ids(action: str, mapping: dict[str, str]) -> str:
 
 def resolve(situation: Situation | str | Path, action: str, *, player: str | None = None,
             edition: str | None = None, options: dict[str, str] | None = None,
-            time_limit: float = DEFAULT_TIME_LIMIT) -> Resolution:
+            time_limit: float | None = None) -> Resolution:
     """Resolve a declared action against the truth: the hidden cards it names are revealed (the
     declaring card and its targets), and the action is judged on the unprojected situation.
     Legal -> executed; illegal -> not executed but paid (the game's clause for that, e.g. 532.7)."""

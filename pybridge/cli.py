@@ -22,8 +22,9 @@ from pybridge.solve import DEFAULT_TIME_LIMIT
 situation_arg = click.argument("situation", type=click.Path(path_type=Path))
 player_opt = click.option("--player", help="Ask as this player (default: the situation's viewpoint).")
 json_opt = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (versioned schema).")
-limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=DEFAULT_TIME_LIMIT,
-                         show_default=True, help="Seconds the solver may take per situation.")
+limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
+                         help=f"Seconds the solver may take per situation [default: {DEFAULT_TIME_LIMIT:g}, "
+                              "or CCG_JUDGE_TIME_LIMIT].")
 
 
 def _options(pairs: tuple[str, ...]) -> tuple[str | None, dict[str, str]]:
@@ -58,7 +59,7 @@ def cli(verbose: bool) -> None:
 @json_opt
 @limit_opt
 def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-          time_limit: float) -> None:
+          time_limit: float | None) -> None:
     """Every verdict for SITUATION, with the clauses behind each."""
     edition, options = _options(option_pairs)
     report = api.check(situation, player=player, edition=edition, options=options, time_limit=time_limit)
@@ -76,7 +77,7 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
 @json_opt
 @limit_opt
 def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-            time_limit: float) -> None:
+            time_limit: float | None) -> None:
     """The verdict on ACTION (e.g. 'strike_attack(elf, foe)') with its full justification tree."""
     edition, options = _options(option_pairs)
     verdict = api.explain(situation, action, player=player, edition=edition, options=options,
@@ -92,7 +93,7 @@ def explain(situation: Path, action: str, player: str | None, option_pairs: tupl
 @json_opt
 @limit_opt
 def resolve(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-            time_limit: float) -> None:
+            time_limit: float | None) -> None:
     """Resolve a declared ACTION against the truth (its hidden cards revealed): executed, or not
     executed but paid."""
     edition, options = _options(option_pairs)

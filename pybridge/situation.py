@@ -14,11 +14,14 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
+from pybridge import limits
 from pybridge.catalogue import Game, load_game
 from pybridge.errors import JudgeError
 
 SCHEMA_VERSION = 1
-MAX_FILE_BYTES = 1_000_000
+MAX_FILE_BYTES = limits.DEFAULTS.file_bytes  # the default; see pybridge/limits.py
+# Ids of the unknown cards a viewpoint projection makes (pybridge/viewpoint.py).
+RESERVED_PREFIX = "hidden@"
 
 # Game vocabulary (features, properties, action kinds, zones, ...) becomes
 # clingo constants, so it is restricted to plain identifiers.
@@ -207,7 +210,7 @@ def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
     try:
         if fmt == "json":
             return json.loads(text)
-        return yaml.safe_load(text)
+        return limits.load_yaml(text, source=source)
     except json.JSONDecodeError as exc:
         raise JudgeError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=source) from None
     except yaml.YAMLError as exc:
@@ -215,21 +218,29 @@ def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or "syntax error"
         raise JudgeError(f"not valid YAML: {problem}{where}", source=source) from None
+    except RecursionError:
+        raise JudgeError(limits.over("nested too deeply to read", limits.current().depth, "depth"),
+                         source=source) from None
+    except ValueError:  # Python refuses integers of thousands of digits
+        raise JudgeError("a number has too many digits to read", source=source) from None
 
 
 def load_situation(path: str | Path) -> Situation:
     path = Path(path)
     source = str(path)
+    limit = limits.current().file_bytes
     try:
-        size = path.stat().st_size
+        # Read at most one byte more than the limit: devices and pipes report no size.
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1)
     except FileNotFoundError:
         raise JudgeError("file not found", source=source) from None
     except OSError as exc:
         raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
-    if size > MAX_FILE_BYTES:
-        raise JudgeError(f"file is {size} bytes; the limit is {MAX_FILE_BYTES}", source=source)
+    if len(raw) > limit:
+        raise JudgeError(limits.over("the file is too large", limit, "file_bytes", " bytes"), source=source)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise JudgeError("not UTF-8 text", source=source) from None
     return situation_from_data(parse_text(text, source=source), source=source)
@@ -238,6 +249,7 @@ def load_situation(path: str | Path) -> Situation:
 def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
     if not isinstance(data, dict):
         raise JudgeError(f"expected a mapping at the top level, got {type(data).__name__}", source=source)
+    limits.check_data(data, source=source)
     try:
         situation = Situation.model_validate(data)
     except ValidationError as exc:
@@ -286,6 +298,9 @@ def check_against_game(s: Situation, *, source: str) -> None:
     occupied: dict[tuple[str, int, int], str] = {}
     for i, card in enumerate(s.cards):
         where = f"cards[{i}]"
+        if card.id.startswith(RESERVED_PREFIX):
+            fail(f"card ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
+                 f"{where}.id")
         if card.card is None and card.name is None:
             fail("a card needs either 'card' (a catalogue name) or 'name' (an inline card)", where)
         if card.card is not None:

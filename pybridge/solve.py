@@ -19,13 +19,14 @@ from pathlib import Path
 import clingo
 from clingo import ast
 
+from pybridge import limits
 from pybridge.encodings import banner_id, entry_file, relative_name
 from pybridge.errors import JudgeError
 
 log = logging.getLogger(__name__)
 
 WHY = "_why"
-DEFAULT_TIME_LIMIT = 20.0
+DEFAULT_TIME_LIMIT = limits.DEFAULTS.time_limit  # the default; see pybridge/limits.py
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,9 +136,14 @@ def _fact_statement(symbol: clingo.Symbol) -> ast.AST:
     return ast.Rule(loc, ast.Literal(loc, ast.Sign.NoSign, atom), [])
 
 
-def solve(game: str, facts: list[clingo.Symbol], *, time_limit: float = DEFAULT_TIME_LIMIT,
+def solve(game: str, facts: list[clingo.Symbol], *, time_limit: float | None = None,
           entry: str = "main.lp") -> Answer:
-    """Ground and solve one situation; the deterministic layer must give one model."""
+    """Ground and solve one situation; the deterministic layer must give one model.
+
+    ``time_limit`` (seconds) bounds the search; by default the one in force
+    (:mod:`pybridge.limits`). Grounding is bounded by the input size limits."""
+    bounds = limits.current()
+    time_limit = time_limit or bounds.time_limit
     program = load_program(game, entry)
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
     with ast.ProgramBuilder(ctl) as builder:
@@ -158,14 +164,16 @@ def solve(game: str, facts: list[clingo.Symbol], *, time_limit: float = DEFAULT_
     with ctl.solve(on_model=on_model, async_=True) as handle:
         if not handle.wait(time_limit):
             handle.cancel()
-            raise JudgeError(
-                f"the solver did not finish within the time limit of {time_limit:g} s "
-                "(raise it with --time-limit)"
-            )
+            raise JudgeError(limits.over("the solver did not finish within the time limit", time_limit,
+                                         "time_limit"))
         result = handle.get()
     if result.unsatisfiable or not models:
         raise JudgeError("the rules have no answer for this situation (it contradicts them)")
     if len(models) > 1:
         raise JudgeError("the rules give more than one answer for this situation; the verdict layer must be deterministic")
     shown, atoms = models[0]
+    if len(shown) > bounds.judgements:
+        # Checked before any justification tree is built: those grow with every judgement.
+        raise JudgeError(limits.over(f"the situation gives {len(shown)} judgements (verdicts, prohibitions, "
+                                     "ignored effects, ...)", bounds.judgements, "judgements"))
     return Answer(shown, atoms, frozenset(facts), program.rules, len(models))

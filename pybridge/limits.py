@@ -1,0 +1,199 @@
+"""Resource limits for untrusted input, in one place.
+
+Situation files come from anyone; the rules base and the game catalogues
+are trusted. Every limit below has a documented default (see SECURITY.md)
+and can be raised with an environment variable; the solver's time limit
+also with ``--time-limit``. A situation over a limit gets a JudgeError that
+names the field, the limit and how to raise it, before any expensive work.
+
+The checks here see only plain data (dicts, lists, scalars), so they run
+before the situation models and the solver, and work the same for YAML,
+JSON and data handed to the Python API.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+from typing import Any
+
+import yaml
+
+from pybridge.errors import JudgeError
+
+# clingo's numbers are 32-bit; the rules add and compare values, so game data
+# stays far from the edge. A correctness bound, not a resource one: fixed.
+MAX_ABS_INT = 1_000_000
+# Parts of a situation that never reach the solver (109: non-game elements).
+UNUSED_KEYS = frozenset({"non_game"})
+
+
+@dataclass(frozen=True)
+class Limits:
+    file_bytes: int = 1_000_000
+    depth: int = 32
+    values: int = 100_000
+    string_chars: int = 2_000
+    cards: int = 150
+    effects: int = 500
+    history: int = 1_000
+    judgements: int = 6_000
+    time_limit: float = 20.0
+
+
+ENVIRONMENT = {
+    "file_bytes": "CCG_JUDGE_MAX_FILE_BYTES",
+    "depth": "CCG_JUDGE_MAX_DEPTH",
+    "values": "CCG_JUDGE_MAX_VALUES",
+    "string_chars": "CCG_JUDGE_MAX_STRING",
+    "cards": "CCG_JUDGE_MAX_CARDS",
+    "effects": "CCG_JUDGE_MAX_EFFECTS",
+    "history": "CCG_JUDGE_MAX_HISTORY",
+    "judgements": "CCG_JUDGE_MAX_JUDGEMENTS",
+    "time_limit": "CCG_JUDGE_TIME_LIMIT",
+}
+
+DEFAULTS = Limits()
+
+
+def current() -> Limits:
+    """The limits in force: the defaults, raised or lowered by the environment."""
+    values: dict[str, Any] = {}
+    for f in fields(Limits):
+        variable = ENVIRONMENT[f.name]
+        raw = os.environ.get(variable)
+        if raw is None or raw.strip() == "":
+            continue
+        kind = float if f.name == "time_limit" else int
+        try:
+            value = kind(raw)
+        except ValueError:
+            value = 0
+        if not value > 0:
+            raise JudgeError(f"environment variable {variable} must be a positive number, got {raw!r}")
+        values[f.name] = value
+    return Limits(**values) if values else DEFAULTS
+
+
+def over(what: str, limit: float, name: str, unit: str = "") -> str:
+    """A limit message: what is too big, the limit and how to raise it."""
+    raise_with = f"--time-limit or {ENVIRONMENT[name]}" if name == "time_limit" else ENVIRONMENT[name]
+    shown = f"{limit:g} s" if name == "time_limit" else f"{limit:,}".replace(",", " ") + unit
+    return f"{what}; the limit is {shown} (raise it with {raise_with})"
+
+
+# --------------------------------------------------------------------------
+# YAML: bounded nesting while composing (PyYAML's composer is recursive)
+
+
+class _DepthExceeded(Exception):
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    max_depth = DEFAULTS.depth
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self._depth += 1
+        try:
+            if self._depth > self.max_depth + 1:
+                raise _DepthExceeded(self.peek_event().start_mark.line + 1)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+def load_yaml(text: str, *, source: str) -> Any:
+    """``yaml.safe_load`` that refuses nesting deeper than the depth limit.
+
+    Aliases are resolved to shared objects (no copies), so a
+    "billion laughs" file stays small here; :func:`check_data` then counts
+    the values with the aliases expanded and stops at the values limit."""
+    limits = current()
+    loader = _BoundedLoader(text)
+    loader.max_depth = limits.depth
+    try:
+        return loader.get_single_data()
+    except _DepthExceeded as exc:
+        raise JudgeError(over(f"nested more than {limits.depth} levels deep (line {exc.line})",
+                              limits.depth, "depth"), source=source) from None
+    finally:
+        loader.dispose()
+
+
+# --------------------------------------------------------------------------
+# Plain data: size, depth, strings, integers
+
+
+def _path(parts: list[Any]) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else ("." if text else "") + str(part)
+    return text or "(top level)"
+
+
+def _string_problem(value: str) -> str | None:
+    if "\x00" in value:
+        return "contains a NUL character, which the solver cannot keep"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid Unicode text (a lone surrogate)"
+    return None
+
+
+def check_data(data: Any, *, source: str) -> None:
+    """Refuse data that is too big, too deep or not representable, naming the field.
+
+    Walks iteratively, counting every value as often as it is reached (so
+    shared YAML aliases count once per use), and stops at the first problem:
+    cyclic or exponentially aliased data ends at the depth or values limit."""
+    limits = current()
+
+    def fail(message: str, parts: list[Any]) -> None:
+        raise JudgeError(message, source=source, field=_path(parts))
+
+    if isinstance(data, dict):
+        for key, name in (("cards", "cards"), ("effects", "effects"), ("history", "history")):
+            items = data.get(key)
+            limit = getattr(limits, name)
+            if isinstance(items, list) and len(items) > limit:
+                fail(over(f"{len(items)} entries", limit, name), [key])
+
+    count = 0
+    stack: list[tuple[Any, list[Any], bool]] = [(data, [], False)]
+    while stack:
+        value, parts, unused = stack.pop()
+        count += 1
+        if count > limits.values:
+            fail(over(f"the situation has more than {limits.values} values (aliases expanded)",
+                      limits.values, "values"), parts)
+        if len(parts) > limits.depth:
+            fail(over(f"nested more than {limits.depth} levels deep", limits.depth, "depth"), parts)
+        if isinstance(value, str):
+            if len(value) > limits.string_chars:
+                fail(over(f"a text of {len(value)} characters", limits.string_chars, "string_chars"), parts)
+            problem = _string_problem(value)
+            if problem:
+                fail(f"the text {problem}", parts)
+        elif isinstance(value, bool):
+            continue
+        elif isinstance(value, int):
+            if not unused and abs(value) > MAX_ABS_INT:
+                fail(f"the number {value} is out of range; numbers must lie between "
+                     f"-{MAX_ABS_INT} and {MAX_ABS_INT}", parts)
+        elif isinstance(value, dict):
+            children = []
+            for key, item in value.items():
+                if isinstance(key, str):
+                    if len(key) > limits.string_chars:
+                        fail(over(f"a key of {len(key)} characters", limits.string_chars, "string_chars"), parts)
+                    problem = _string_problem(key)
+                    if problem:
+                        fail(f"a key {problem}", parts)
+                children.append((item, parts + [key], unused or key in UNUSED_KEYS))
+            stack.extend(reversed(children))  # first field first
+        elif isinstance(value, (list, tuple)):
+            stack.extend(reversed([(item, parts + [i], unused) for i, item in enumerate(value)]))
