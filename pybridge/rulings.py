@@ -94,16 +94,18 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
         got = sorted(verdict.consequences) if verdict else []
         if got != sorted(effects):
             problems.append(f"{normalise_action(action)}: expected consequences {sorted(effects)}, got {got}")
+    resolution_cites: set[str] = set()
     for action, wanted in expect.resolved.items():
         try:
             result = resolve(situation, action)
         except JudgeError as exc:
             problems.append(f"{normalise_action(action)}: cannot be resolved: {exc.render()}")
             continue
+        resolution_cites.update(result.cites)
         if (result.outcome, sorted(result.cites)) != (wanted.outcome, sorted(set(wanted.cites))):
             problems.append(f"{normalise_action(action)}: expected resolution {wanted.outcome!r} citing "
                             f"{sorted(set(wanted.cites))}, got {result.outcome!r} citing {sorted(result.cites)}")
-    everywhere = cited_anywhere(report)
+    everywhere = cited_anywhere(report) | resolution_cites
     for clause_id in sorted(set(expect.cites) | set(situation.ruling.clauses)):
         if clause_id not in everywhere:
             problems.append(f"clause {clause_id} is not cited anywhere in the report")
