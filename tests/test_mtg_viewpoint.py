@@ -1,0 +1,108 @@
+"""708.5 and the viewpoint projection for Magic: what one player is told
+never depends on which card an opponent's face-down object really is.
+
+Each base situation is rewritten with the opponent's face-down card replaced
+by every other card of the catalogue (ids, zones, face_down_by and the rest
+kept). ``ccg-judge check --json`` for the other player must come out byte for
+byte the same; for the controller, who may look at the card, it must not
+(or the swap would prove nothing)."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from pybridge.catalogue import load_game
+from pybridge.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "mtg" / "cryptic-coat.yaml"
+
+# A face-down spell of p2 being countered, and a face-down permanent of p2
+# targeted by p1's effects and spells, with one of its own effects in play.
+ON_THE_STACK = {
+    "game": "mtg",
+    "viewpoint": "p1",
+    "players": [{"id": "p1", "first": True}, {"id": "p2"}],
+    "turn": {"number": 6, "active": "p2", "stage": "precombat_main", "phase": "nonactive_player_priority"},
+    "cards": [
+        {"id": "smother", "card": "Smother", "controller": "p1", "zone": "hand"},
+        {"id": "reb", "card": "Red Elemental Blast", "controller": "p1", "zone": "hand"},
+        {"id": "bolt", "card": "Lightning Bolt", "controller": "p1", "zone": "hand"},
+        {"id": "pulse", "card": "Maelstrom Pulse", "controller": "p1", "zone": "hand"},
+        {"id": "mine", "card": "Grizzly Bears", "controller": "p1", "hidden": True, "arrived": 3,
+         "properties": {"face_down_by": "cloak"}},
+        {"id": "spell", "card": "Exalted Angel", "controller": "p2", "zone": "stack", "hidden": True,
+         "arrived": 6, "properties": {"face_down_by": "morph"}},
+        {"id": "secret", "card": "Exalted Angel", "controller": "p2", "hidden": True, "arrived": 4,
+         "open": False, "properties": {"face_down_by": "disguise", "attached": "aura"}},
+        {"id": "twin", "card": "Grizzly Bears", "controller": "p2", "arrived": 2},
+    ],
+    "effects": [
+        {"id": "paint", "target": "secret", "kind": "set", "what": "color", "value": "blue", "timestamp": 10},
+        {"id": "grow", "target": "secret", "kind": "modify", "what": "toughness", "value": 1, "timestamp": 11},
+        {"id": "own", "target": "twin", "kind": "modify", "what": "power", "value": 1, "timestamp": 12,
+         "source": "secret"},
+        {"id": "unmask", "target": "secret", "kind": "oblige", "what": "turn_face_up", "timestamp": 13,
+         "constant": False},
+    ],
+    "history": [{"turn": 6, "action": "leaves_stack", "actor": "spell"}],
+}
+
+CATALOGUE = sorted(load_game("mtg").cards)
+
+
+def _check_json(data: dict, tmp_path: Path, name: str, player: str) -> str:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["check", str(path), "--json", "--player", player])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _swapped(data: dict, card_id: str, card_name: str) -> dict:
+    changed = yaml.safe_load(yaml.safe_dump(data, allow_unicode=True))
+    for card in changed["cards"]:
+        if card["id"] == card_id:
+            card["card"] = card_name
+    return changed
+
+
+# label, situation, viewer, controller, the controller's face-down ids, three
+# cards the controller's own verdicts tell apart
+BASES = [
+    ("example", yaml.safe_load(EXAMPLE.read_text(encoding="utf-8")), "p1", "p2", ["secret"],
+     ("Grizzly Bears", "Lightning Bolt", "Dryad Arbor")),
+    ("stack", ON_THE_STACK, "p1", "p2", ["spell", "secret"],
+     ("Grizzly Bears", "Delver of Secrets", "Elvish Visionary")),
+]
+NAMES = "label, base, viewer, controller, hidden_ids, distinct"
+
+
+@pytest.mark.parametrize(NAMES, BASES, ids=[b[0] for b in BASES])
+def test_opponent_report_ignores_identity_of_face_down_cards(label, base, viewer, controller, hidden_ids, distinct,
+                                                             tmp_path):
+    reference = _check_json(base, tmp_path, "base", viewer)
+    for card_id in hidden_ids:
+        for name in CATALOGUE:
+            swapped = _swapped(base, card_id, name)
+            assert _check_json(swapped, tmp_path, "swapped", viewer) == reference, (card_id, name)
+
+
+@pytest.mark.parametrize(NAMES, BASES, ids=[b[0] for b in BASES])
+def test_controller_report_does_see_the_card(label, base, viewer, controller, hidden_ids, distinct, tmp_path):
+    # The swap is not vacuous: the controller's own report changes with the card.
+    reports = {_check_json(_swapped(base, hidden_ids[-1], name), tmp_path, "own", controller)
+               for name in distinct}
+    assert len(reports) == 3
+
+
+def test_public_distinguishers_do_reach_the_opponent(tmp_path):
+    # 708.6: how the card came face down is public, so changing it may change the opponent's report.
+    cloaked = _check_json(ON_THE_STACK, tmp_path, "cloak", "p1")
+    other = _swapped(ON_THE_STACK, "secret", "Exalted Angel")
+    for card in other["cards"]:
+        if card["id"] == "secret":
+            card["properties"]["face_down_by"] = "morph"
+    assert _check_json(other, tmp_path, "morph", "p1") != cloaked
