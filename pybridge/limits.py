@@ -14,6 +14,8 @@ JSON and data handed to the Python API.
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -127,10 +129,18 @@ def load_yaml(text: str, *, source: str) -> Any:
 # Plain data: size, depth, strings, integers
 
 
-def _path(parts: list[Any]) -> str:
+_PLAIN_KEY = re.compile(r"[^\s.\[\]'\"]+")
+
+
+def field_path(parts: Sequence[Any]) -> str:
+    """``("cards", 2, "cell")`` -> ``cards[2].cell``; odd keys are quoted: ``properties.'a b'``."""
     text = ""
     for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else ("." if text else "") + str(part)
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            key = str(part)
+            text += ("." if text else "") + (key if _PLAIN_KEY.fullmatch(key) else repr(key))
     return text or "(top level)"
 
 
@@ -153,7 +163,7 @@ def check_data(data: Any, *, source: str) -> None:
     limits = current()
 
     def fail(message: str, parts: list[Any]) -> None:
-        raise JudgeError(message, source=source, field=_path(parts))
+        raise JudgeError(message, source=source, field=field_path(parts))
 
     if isinstance(data, dict):
         for key, name in (("cards", "cards"), ("effects", "effects"), ("history", "history")):

@@ -169,13 +169,7 @@ def json_schema() -> dict[str, Any]:
 
 
 def _field_path(loc: tuple[Any, ...]) -> str:
-    path = ""
-    for part in loc:
-        if isinstance(part, int):
-            path += f"[{part}]"
-        else:
-            path += ("." if path else "") + str(part)
-    return path or "(top level)"
+    return limits.field_path(loc)
 
 
 def _explain(error: dict[str, Any]) -> str:
@@ -191,18 +185,52 @@ def _explain(error: dict[str, Any]) -> str:
     return f"{error['msg'].rstrip('.')}, got {shown}"
 
 
-def _validation_error(exc: ValidationError, source: str) -> JudgeError:
+def _data_loc(loc: tuple[Any, ...], data: Any, missing: bool) -> tuple[Any, ...]:
+    """The part of an error location that points into the input: pydantic also
+    names the alternative of a union it tried (``constrained-str``, ``list[int]``)."""
+    kept, node = [], data
+    for i, part in enumerate(loc):
+        if isinstance(node, dict) and not isinstance(part, int) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+        elif not (missing and i == len(loc) - 1):
+            continue
+        kept.append(part)
+    return tuple(kept)
+
+
+def _either(messages: list[str]) -> str:
+    """"Input should be a valid integer" + "... a valid string" -> one sentence."""
+    lead = "Input should be "
+    if len(messages) == 1 or not all(m.startswith(lead) for m in messages):
+        return messages[0]
+    tails = [m[len(lead):] for m in messages]
+    return lead + ", ".join(tails[:-1]) + " or " + tails[-1]
+
+
+def _validation_error(exc: ValidationError, source: str, data: Any = None) -> JudgeError:
     # An unknown field is usually a misspelling: name it before the "missing" it causes.
     errors = sorted(exc.errors(include_url=False), key=lambda e: e["type"] != "extra_forbidden")
-    # Union types report one error per alternative; the first names the field well enough.
-    seen: dict[str, str] = {}
+    # A union reports one error per alternative, at different depths: errors on one
+    # value are one problem, named by the deepest path; same-depth messages are joined.
+    problems: list[tuple[tuple[Any, ...], list[dict[str, Any]]]] = []
     for error in errors:
-        loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and ("[" in p or p in {"int", "str"})))
-        seen.setdefault(_field_path(loc), _explain(error))
-    first_field, first_message = next(iter(seen.items()))
-    more = len(seen) - 1
+        loc = _data_loc(tuple(error["loc"]), data, error["type"] == "missing")
+        for i, (path, group) in enumerate(problems):
+            if path[:len(loc)] == loc or loc[:len(path)] == path:
+                if len(loc) > len(path):
+                    problems[i] = (loc, [error])
+                elif len(loc) == len(path) and error["msg"] not in [e["msg"] for e in group]:
+                    group.append(error)
+                break
+        else:
+            problems.append((loc, [error]))
+    path, group = problems[0]
+    message = _explain({**group[0], "msg": _either([e["msg"].rstrip(".") for e in group])})
+    more = len(problems) - 1
     tail = f" ({more} more problem{'s' if more > 1 else ''} in this file)" if more else ""
-    return JudgeError(first_message + tail, source=source, field=first_field)
+    return JudgeError(message + tail, source=source, field=_field_path(path))
 
 
 def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
@@ -253,7 +281,7 @@ def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
     try:
         situation = Situation.model_validate(data)
     except ValidationError as exc:
-        raise _validation_error(exc, source) from None
+        raise _validation_error(exc, source, data) from None
     check_against_game(situation, source=source)
     return situation
 

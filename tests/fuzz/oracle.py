@@ -1,0 +1,105 @@
+"""What every run of the whole path must satisfy, whatever the input."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from pybridge import api
+from pybridge.errors import JudgeError
+from pybridge.justify import Report
+from pybridge.report import to_json
+from pybridge.situation import Situation, situation_from_data
+
+from .strategies import GameSpace
+
+SOURCE = "fuzz.yaml"
+
+
+def field_resolves(data: Any, field: str) -> bool:
+    """Does an error's field path (``cards[2].cell.row``) point into ``data``?
+
+    The last step may name a key that is missing (a required field)."""
+
+    def walk(node: Any, rest: str, first: bool) -> bool:
+        if rest == "":
+            return True
+        if isinstance(node, list):
+            match = re.match(r"\[(\d+)\]", rest)
+            return bool(match) and int(match[1]) < len(node) and walk(node[int(match[1])], rest[match.end():], False)
+        if not isinstance(node, dict):
+            return False
+        if not first:
+            if not rest.startswith("."):
+                return False
+            rest = rest[1:]
+        for key, value in node.items():
+            for shown in (str(key), repr(str(key))):
+                if rest.startswith(shown) and walk(value, rest[len(shown):], False):
+                    return True
+        return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", rest) is not None
+
+    return field == "(top level)" or walk(data, field, True)
+
+
+def assert_clear(exc: JudgeError, data: Any, source: str = SOURCE) -> None:
+    """A JudgeError that says where: the file, and the field inside the data."""
+    assert exc.message and "Traceback" not in exc.message, exc
+    assert exc.source == source, f"the error does not name the file: {exc.render()}"
+    if isinstance(data, dict):
+        assert exc.field, f"the error does not name a field: {exc.render()}"
+        assert field_resolves(data, exc.field), f"the error names a field not in the input: {exc.render()}"
+
+
+def judge(data: Any) -> tuple[Situation, Report] | None:
+    """The whole path for any data: a clear JudgeError (None), or a checked report."""
+    try:
+        situation = situation_from_data(data, source=SOURCE)
+    except JudgeError as exc:
+        assert_clear(exc, data)
+        return None
+    return situation, api.check(situation)
+
+
+def check_report(report: Report, space: GameSpace, situation: Situation) -> None:
+    """Every verdict cites a clause, and every cited clause is in the game's catalogue."""
+    catalogue = space.game.clauses
+    players = {p.id for p in situation.players}
+    assert report.game == situation.game and report.viewpoint == situation.viewpoint
+
+    def known(clause_id: str, what: str) -> None:
+        assert clause_id in catalogue, f"{what} cites {clause_id!r}, which is not in the {space.name} catalogue"
+
+    for v in report.verdicts:
+        what = f"{v.player}: {v.action}"
+        assert v.player in players, what
+        assert v.cites, f"{what} cites no clause"
+        for clause_id in v.cites:
+            known(clause_id, what)
+        assert v.granted_by, f"{what} has no candidate clause"
+        if v.verdict == "illegal":
+            assert v.blocked_by, f"{what} is illegal without a blocking clause"
+        for reason in v.granted_by + v.blocked_by + v.obliged_by:
+            known(reason.clause.id, what)
+        for lifted in v.lifted:
+            known(lifted.clause.id, what)
+            known(lifted.by.id, what)
+    for overridden in report.overridden_effects:
+        if overridden.clause:
+            known(overridden.clause.id, f"effect {overridden.effect}")
+    for clamp in report.clamped:
+        known(clamp.clause.id, f"clamp of {clamp.card}")
+
+
+def canonical(value: Any) -> Any:
+    """JSON data with every list sorted, to compare reports up to order."""
+    if isinstance(value, dict):
+        return {k: canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return sorted((canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True, ensure_ascii=False))
+    return value
+
+
+def report_json(report: Report) -> str:
+    return to_json(report)

@@ -1,0 +1,445 @@
+"""Hypothesis strategies for situations, driven by each game's own data files.
+
+Everything game-specific (stages, phases, zones, actions, options, editions,
+catalogue cards, their features and properties, the board) is read from
+``asp/<game>/game.yaml`` and the card catalogue, so a new game under ``asp/``
+is fuzzed as soon as its files are complete. A game whose files are not
+(yet) complete is skipped with the reason.
+
+Profiles: ``CCG_JUDGE_FUZZ_PROFILE=ci`` (default; a fixed, derandomised
+budget of generated cases for every run) or ``nightly`` (many more, random).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from pybridge.catalogue import Game, load_game
+from pybridge.encodings import asp_root
+from pybridge.errors import JudgeError
+from pybridge.situation import RESERVED_PREFIX
+
+# --------------------------------------------------------------------------
+# Profiles
+
+PROFILE_VARIABLE = "CCG_JUDGE_FUZZ_PROFILE"
+# Generated cases over all fuzz tests together (each test takes a share).
+BUDGETS = {"ci": 10_400, "nightly": 250_000}
+PROFILE = os.environ.get(PROFILE_VARIABLE, "ci")
+if PROFILE not in BUDGETS:
+    raise RuntimeError(f"{PROFILE_VARIABLE} must be one of {sorted(BUDGETS)}, got {PROFILE!r}")
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much,
+          HealthCheck.large_base_example]
+settings.register_profile("ccg-judge-fuzz-ci", deadline=None, derandomize=True, database=None,
+                          print_blob=True, suppress_health_check=_QUIET)
+settings.register_profile("ccg-judge-fuzz-nightly", deadline=None, print_blob=True,
+                          suppress_health_check=_QUIET)
+
+
+def fuzz_settings(share: float) -> settings:
+    """This test's part of the profile's budget of generated cases."""
+    return settings(settings.get_profile(f"ccg-judge-fuzz-{PROFILE}"),
+                    max_examples=max(1, int(BUDGETS[PROFILE] * share)))
+
+
+# --------------------------------------------------------------------------
+# What each game offers, read from its files
+
+
+@dataclass(frozen=True)
+class GameSpace:
+    name: str
+    game: Game
+    stages: tuple[str, ...]
+    phases: tuple[str, ...]
+    steps: tuple[str, ...]
+    zones: tuple[str, ...]
+    actions: tuple[str, ...]
+    catalogue: tuple[str, ...]
+    features: tuple[str, ...]
+    properties: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    columns: int = 0
+    rows: int = 0
+
+    @property
+    def card_types(self) -> tuple[Any, ...]:
+        return self.properties.get("type", ("creature",))
+
+
+def _incomplete(name: str) -> str | None:
+    directory = asp_root() / name
+    meta_path = directory / "game.yaml"
+    if not meta_path.is_file():
+        return f"asp/{name}/game.yaml is missing"
+    meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
+    for key, default in (("entry", "main.lp"), ("clauses", "clauses.yaml"), ("cards", "cards.yaml")):
+        if not (directory / str(meta.get(key, default))).is_file():
+            return f"asp/{name}/{meta.get(key, default)} is missing"
+    try:
+        load_game(name)
+    except (JudgeError, KeyError, TypeError, ValueError) as exc:
+        return f"asp/{name} does not load: {exc}"
+    return None
+
+
+def game_names() -> list[str]:
+    """Every folder of asp/ that is or will be a game (core excluded)."""
+    return sorted(p.name for p in asp_root().iterdir() if p.is_dir() and p.name != "core"
+                  and not p.name.startswith((".", "_")))
+
+
+@cache
+def game_space(name: str) -> GameSpace | str:
+    """The game's vocabulary, or the reason it cannot be fuzzed yet."""
+    reason = _incomplete(name)
+    if reason:
+        return reason
+    game = load_game(name)
+    meta = yaml.safe_load((game.directory / "game.yaml").read_text(encoding="utf-8")) or {}
+    features: set[str] = set()
+    properties: dict[str, set] = {}
+    for entry in game.cards.values():
+        for feature in entry.get("features") or []:
+            features.update([feature] if isinstance(feature, str) else feature)
+        for key, value in (entry.get("properties") or {}).items():
+            if isinstance(value, (int, str)) and not isinstance(value, bool):
+                properties.setdefault(key, set()).add(value)
+    board = meta.get("board") or {}
+    return GameSpace(
+        name=name, game=game,
+        stages=game.stages or ("main",), phases=game.phases, steps=game.steps,
+        zones=game.zones or ("battlefield",), actions=tuple(game.actions),
+        catalogue=tuple(sorted(game.cards)), features=tuple(sorted(features)),
+        properties={k: tuple(sorted(v, key=str)) for k, v in sorted(properties.items())},
+        columns=int(board.get("columns", 0)), rows=int(board.get("rows_per_side", 0)),  # no board: no cells
+    )
+
+
+def fuzzable_games() -> list[str]:
+    return [g for g in game_names() if isinstance(game_space(g), GameSpace)]
+
+
+class Choices:
+    """Every choice of a generator, read from one byte string Hypothesis draws.
+
+    One draw per case keeps generation cheap (a Hypothesis draw costs far more
+    than a solver-free check), and Hypothesis still shrinks: shorter strings and
+    smaller bytes mean earlier alternatives, so every choice lists its simplest
+    alternative first. Past the end of the string every choice is 0."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.at = 0
+
+    def number(self, low: int, high: int) -> int:
+        span = high - low + 1
+        value = 0
+        for _ in range(1 if span <= 256 else 3):
+            value = value * 256 + (self.data[self.at] if self.at < len(self.data) else 0)
+            self.at += 1
+        return low + value % span
+
+    def pick(self, values):
+        values = values if isinstance(values, (list, tuple)) else list(values)
+        return values[self.number(0, len(values) - 1)]
+
+    def coin(self, one_in: int = 2) -> bool:
+        """True with probability 1/one_in (False is the simpler answer)."""
+        return self.number(0, one_in - 1) == one_in - 1
+
+
+BYTES = st.binary(min_size=300, max_size=400)  # short strings would make most choices 0
+
+
+# --------------------------------------------------------------------------
+# Valid situations (small, so that solving them stays cheap)
+
+# Ids are data: plain ones first (simplest), then text made of awkward characters.
+PLAIN_IDS = ("p1", "p2", "a", "b", "elf", "foe", "x1", "card_7", "Вайл", "Алиса", "Bob", 'q"t', "a b", "1")
+ID_CHARACTERS = 'ab1_ XZ"\'\\.:,;()%#{}[]-éЖ日🂡\t\n\u202e\u00a0'
+MARKERS = ("wound", "poison", "charge")
+EFFECT_KINDS = ("grant", "remove", "forbid", "permit", "oblige", "modify", "set")
+
+
+def an_id(c: Choices) -> str:
+    if not c.coin(4):
+        return c.pick(PLAIN_IDS)
+    text = "".join(c.pick(ID_CHARACTERS) for _ in range(c.number(1, 6)))
+    return text if not text.startswith(RESERVED_PREFIX) else "x" + text
+
+
+def distinct_ids(c: Choices, count: int, taken: set[str]) -> list[str]:
+    """``count`` ids, distinct from each other and from ``taken``."""
+    found: list[str] = []
+    while len(found) < count:
+        candidate = an_id(c)
+        if candidate in taken:
+            candidate = f"{candidate}~{len(taken)}"
+        if candidate not in taken:
+            taken.add(candidate)
+            found.append(candidate)
+    return found
+
+
+def _cells(space: GameSpace, players: list[str]) -> list[tuple[str, int, int]]:
+    return [(p, col, row) for p in players for col in range(1, space.columns + 1) for row in range(1, space.rows + 1)]
+
+
+def build_card(c: Choices, space: GameSpace, card_id: str, players: list[str], turn_number: int,
+               cells: list[tuple[str, int, int]]) -> dict[str, Any]:
+    controller = c.pick(players)
+    card: dict[str, Any] = {"id": card_id, "controller": controller}
+    if space.catalogue and not c.coin(4):
+        card["card"] = c.pick(space.catalogue)
+    else:
+        card["name"] = c.pick(("Inline", "Страж", "A 'quoted' name"))
+        card["properties"] = {"type": c.pick(space.card_types)}
+    if c.coin(5):
+        card["owner"] = c.pick(players)
+    on_board = "battlefield" in space.zones and not c.coin(5)
+    card["zone"] = "battlefield" if on_board else c.pick(space.zones)
+    if card["zone"] == "battlefield" and cells and not c.coin(6):
+        side, column, row = cells.pop(c.number(0, len(cells) - 1))
+        card["cell"] = {"column": column, "row": row}
+        if side != controller or c.coin():
+            card["cell"]["side"] = side
+    if c.coin(4):
+        card["open"] = False
+    if card["zone"] == "battlefield" and c.coin(5):
+        card["hidden"] = True
+    if not c.coin(3):
+        card["arrived"] = c.number(0, turn_number)
+    if space.features and c.coin(4):
+        card["features"] = sorted({c.pick(space.features) for _ in range(c.number(0, 2))})
+        if "shot" in card["features"] and c.coin():
+            card["features"].remove("shot")
+            card["features"].append({"shot": {"range": c.number(1, 3), "damage": [1, 2, 2]}})
+    if c.coin(6):
+        card["markers"] = {c.pick(MARKERS): c.number(0, 3) for _ in range(c.number(0, 2))}
+    if c.coin(6):
+        card["non_game"] = {"artist": c.pick(("A. Artist", "Мастер")), "rarity": c.pick(("common", "rare")),
+                            "collector_number": c.number(1, 300)}
+    return card
+
+
+def build_situation(c: Choices, space: GameSpace, max_cards: int = 4) -> dict[str, Any]:
+    """A valid situation of ``space``'s game, as plain data."""
+    players = distinct_ids(c, 2, set())
+    turn_number = c.number(1, 5)
+    turn: dict[str, Any] = {"number": turn_number, "active": c.pick(players), "stage": c.pick(space.stages)}
+    for key, values in (("phase", space.phases), ("step", space.steps)):
+        if values and not c.coin(4):
+            turn[key] = c.pick(values)
+    first = c.pick(players)
+    data: dict[str, Any] = {
+        "game": space.name,
+        "viewpoint": c.pick(players),
+        "players": [{"id": p, "first": True} if p == first else {"id": p} for p in players],
+        "turn": turn,
+    }
+    if c.coin():
+        data["edition"] = c.pick(sorted(space.game.editions))
+    options = {k: c.pick(sorted(option.values)) for k, option in sorted(space.game.options.items()) if c.coin(3)}
+    if options:
+        data["options"] = options
+    card_ids = distinct_ids(c, c.number(0, max_cards), set(players))
+    if not card_ids:
+        return data
+    cells = _cells(space, players)
+    data["cards"] = [build_card(c, space, card_id, players, turn_number, cells) for card_id in card_ids]
+    whats = sorted(set(space.features) | set(space.actions) | set(space.properties)) or ["x"]
+    effects = []
+    for i in range(c.number(0, 3)):
+        kind = c.pick(EFFECT_KINDS)
+        effect: dict[str, Any] = {"id": f"e{i}", "target": c.pick(card_ids), "kind": kind,
+                                  "what": c.pick(whats), "timestamp": c.number(0, 4)}
+        if kind == "modify":
+            effect["value"] = c.number(-3, 3)
+        elif kind == "set":
+            effect["value"] = c.pick((0, 1, 2, 5, "creature", "X"))
+        if c.coin():
+            effect["source"] = c.pick(card_ids)
+        if c.coin(4):
+            effect["constant"] = False
+        effects.append(effect)
+    if effects:
+        data["effects"] = effects
+    if space.actions:
+        history = []
+        for _ in range(c.number(0, 2)):
+            event = {"turn": c.number(1, turn_number), "action": c.pick(space.actions), "actor": c.pick(card_ids)}
+            if c.coin():
+                event["target"] = c.pick(card_ids)
+            history.append(event)
+        if history:
+            data["history"] = history
+    return data
+
+
+def situations(space: GameSpace, max_cards: int = 4) -> st.SearchStrategy[dict[str, Any]]:
+    return BYTES.map(lambda raw: build_situation(Choices(raw), space, max_cards))
+
+
+# --------------------------------------------------------------------------
+# Hostile values and invalid variants
+
+
+HOSTILE_STRINGS = (
+    '").', '"). #include "x".', '#include "x".', "a :- b.", ":-", "%", "% comment", "%* block *%",
+    '"', "'", "\\", '\\"', "\\n", "\n", "a\nb", "\r\n", "\t", "\x00", "a\x00b", "\x7f", "\u202e",
+    "\u2028", "é", "日本語", "🂡", "Ж" * 300, "x" * 5_000, " ", "", "hidden@p2:1.1", "#show.", "}.{",
+)
+ODD_VALUES = (None, True, False, 0, -1, 1.5, float("nan"), float("inf"), 10**7, -(10**7), 2**40, "", "x", [], {},
+              [None], {"": None}, {"a": [1, {"b": "c"}]}, ["a", 1], "\ud800", "\x00")
+
+
+def odd_value(c: Choices, depth: int = 0) -> Any:
+    """A value of the wrong type, size or content for most fields."""
+    kind = c.number(0, 5)
+    if kind <= 2 or depth > 3:
+        return c.pick(ODD_VALUES)
+    if kind == 3:
+        return c.pick(HOSTILE_STRINGS)
+    if kind == 4:
+        return [odd_value(c, depth + 1) for _ in range(c.number(0, 3))]
+    return {c.pick(("a", "id", "Bad Key", "", "x" * 3000, "\x00")): odd_value(c, depth + 1) for _ in range(c.number(0, 3))}
+
+
+def paths(data: Any, prefix: tuple = ()) -> list[tuple]:
+    """Every path into a data tree (mappings and lists), the root excluded."""
+    found = []
+    if isinstance(data, dict):
+        items = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    else:
+        return found
+    for key, value in items:
+        found.append(prefix + (key,))
+        found.extend(paths(value, prefix + (key,)))
+    return found
+
+
+def get(data: Any, path: tuple) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def put(data: Any, path: tuple, value: Any) -> None:
+    get(data, path[:-1])[path[-1]] = value
+
+
+MUTATIONS = ("replace", "drop", "extra", "hostile_string", "duplicate_id", "cell_clash", "hidden_in_hand",
+             "negative_marker", "dangling_effect", "unknown_player", "unknown_word", "future", "too_many",
+             "deep", "long_string", "huge_number", "reserved_id")
+
+
+def mutate(c: Choices, space: GameSpace, data: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """One change to a valid situation that usually makes it invalid, and what the change was."""
+    cards = data.get("cards", [])
+    kind = c.pick(MUTATIONS)
+    everything = paths(data)
+    if kind == "drop":
+        path = c.pick(everything)
+        container = get(data, path[:-1])
+        if isinstance(container, dict):
+            del container[path[-1]]
+        else:
+            container.pop(path[-1])
+        return data, f"drop {path}"
+    if kind == "extra":
+        path = c.pick([()] + [p for p in everything if isinstance(get(data, p), dict)])
+        get(data, path)[c.pick(("colour", "artist", "Game", "cell "))] = 1
+        return data, f"extra field at {path}"
+    if kind == "hostile_string":
+        strings = [p for p in everything if isinstance(get(data, p), str)]
+        path = c.pick(strings)
+        put(data, path, c.pick(HOSTILE_STRINGS))
+        return data, f"hostile string at {path}"
+    if kind == "duplicate_id":
+        for key in ("cards", "effects", "players"):
+            items = data.get(key, [])
+            if len(items) >= 2:
+                items[-1]["id"] = items[0]["id"]
+                return data, f"duplicate id in {key}"
+    if kind == "cell_clash":
+        placed = [card for card in cards if "cell" in card]
+        if len(placed) >= 2:
+            first = placed[0]
+            placed[1]["cell"] = dict(first["cell"], side=first["cell"].get("side", first["controller"]))
+            placed[1]["zone"] = "battlefield"
+            return data, "two cards in one cell"
+    if kind == "reserved_id" and cards:
+        c.pick(cards)["id"] = RESERVED_PREFIX + c.pick(("p2:1.1", "x"))
+        return data, "reserved id"
+    if cards and kind in ("hidden_in_hand", "negative_marker", "dangling_effect", "unknown_player", "future"):
+        card = c.pick(cards)
+        if kind == "hidden_in_hand" and "hand" in space.zones:
+            card.update(zone="hand", hidden=True)
+            card.pop("cell", None)
+            return data, "hidden card in a hand"
+        if kind == "negative_marker":
+            card["markers"] = {"wound": c.number(-5, -1)}
+            return data, "marker below zero"
+        if kind == "dangling_effect":
+            data.setdefault("effects", []).append(
+                {"id": "dangling", "target": card["id"] + "-missing", "kind": "grant", "what": "x", "timestamp": 0})
+            return data, "effect on a card that does not exist"
+        if kind == "unknown_player":
+            card[c.pick(("controller", "owner"))] = "nobody-" + card["controller"]
+            return data, "unknown player"
+        if kind == "future":
+            card["arrived"] = data["turn"]["number"] + c.number(1, 3)
+            return data, "arrived after the current turn"
+    if kind == "unknown_word":
+        path = c.pick((("game",), ("turn", "stage"), ("turn", "phase"), ("edition",), ("options", "no_such")))
+        word = c.pick(("nonsense", "zzz_unknown"))
+        if path[0] == "options":
+            data.setdefault("options", {})[path[1]] = word
+        else:
+            put(data, path, word)
+        return data, f"unknown word at {path}"
+    if kind == "too_many":
+        template = cards[0] if cards else {"id": "c", "name": "N", "controller": data["players"][0]["id"]}
+        data["cards"] = [dict(template, id=f"c{i}", cell=None) for i in range(160)]
+        return data, "too many cards"
+    if kind == "deep":
+        value: Any = "bottom"
+        for _ in range(c.number(33, 60)):
+            value = [value] if c.coin() else {"k": value}
+        (cards[0] if cards else data)["non_game" if cards else "options"] = {"nested": value}
+        return data, "deep nesting"
+    if kind == "long_string":
+        (cards[0] if cards else data["players"][0])["id"] = "x" * c.number(2_001, 4_000)
+        return data, "long string"
+    if kind == "huge_number":
+        put(data, ("turn", "number"), c.pick((10**6 + 1, 2**31, 2**63, -(2**40))))
+        return data, "huge number"
+    path = c.pick(everything)  # "replace", and any change that does not fit this situation
+    put(data, path, odd_value(c))
+    return data, f"replace {path}"
+
+
+def mutated(space: GameSpace) -> st.SearchStrategy[tuple[dict[str, Any], str]]:
+    def build(raw: tuple[bytes, bytes]) -> tuple[dict[str, Any], str]:
+        return mutate(Choices(raw[1]), space, build_situation(Choices(raw[0]), space))
+    return st.tuples(BYTES, st.binary(min_size=24, max_size=40)).map(build)
+
+
+def json_like(c: Choices, depth: int = 0) -> Any:
+    """Arbitrary JSON-like data (the shape of a YAML or JSON document)."""
+    if depth > 4 or c.number(0, 2) < 2:
+        return odd_value(c, depth)
+    if c.coin():
+        return [json_like(c, depth + 1) for _ in range(c.number(0, 3))]
+    keys = ("game", "viewpoint", "turn", "players", "cards", "effects", "history", "options", "id", "a")
+    return {c.pick(keys): json_like(c, depth + 1) for _ in range(c.number(0, 4))}
