@@ -326,6 +326,8 @@ def check_against_game(s: Situation, *, source: str) -> None:
     occupied: dict[tuple[str, int, int], str] = {}
     for i, card in enumerate(s.cards):
         where = f"cards[{i}]"
+        if card.id in player_ids:
+            fail(f"card id {card.id!r} is also a player's id; ids must tell cards and players apart", f"{where}.id")
         if card.id.startswith(RESERVED_PREFIX):
             fail(f"card ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
                  f"{where}.id")

@@ -17,12 +17,11 @@ from __future__ import annotations
 import copy
 import json
 
-import clingo
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz.oracle import SOURCE, canonical, check_report, report_json
+from fuzz.oracle import SOURCE, canonical, check_report, rename, report_json, substitute
 from fuzz.strategies import (BYTES, Choices, GameSpace, build_situation, fuzz_settings, fuzzable_games,
                              game_names, game_space)
 from pybridge import api
@@ -40,55 +39,13 @@ def report_of(data):
 # --- 1. renaming ------------------------------------------------------------------
 
 
-def rename(data: dict, mapping: dict[str, str]) -> dict:
-    data = copy.deepcopy(data)
-    swap = lambda value: mapping.get(value, value)  # noqa: E731
-    data["viewpoint"] = swap(data["viewpoint"])
-    data["turn"]["active"] = swap(data["turn"]["active"])
-    for player in data["players"]:
-        player["id"] = swap(player["id"])
-    for card in data.get("cards", []):
-        for key in ("id", "controller", "owner"):
-            if key in card:
-                card[key] = swap(card[key])
-        if card.get("cell", {}).get("side"):
-            card["cell"]["side"] = swap(card["cell"]["side"])
-    for effect in data.get("effects", []):
-        for key in ("id", "target", "source"):
-            if key in effect:
-                effect[key] = swap(effect[key])
-    for event in data.get("history", []):
-        for key in ("actor", "target"):
-            if key in event:
-                event[key] = swap(event[key])
-    return data
-
-
-def named_back(report_text: str, back: dict[str, str]) -> dict:
-    """The report with the fresh names replaced by the original ones. Judgement
-    atoms print ids as clingo strings, so there the original is escaped as clingo does."""
-    report = json.loads(report_text)
-
-    def undo(value, in_atoms=False):
-        if isinstance(value, dict):
-            return {k: undo(v, k == "atoms") for k, v in value.items()}
-        if isinstance(value, list):
-            return [undo(v, in_atoms) for v in value]
-        if isinstance(value, str):
-            for new, old in back.items():
-                value = value.replace(new, str(clingo.String(old))[1:-1] if in_atoms else old)
-        return value
-
-    return canonical(undo(report))
-
-
 def check_renaming(data: dict, base_text: str) -> None:
     ids = [p["id"] for p in data["players"]] + [c["id"] for c in data.get("cards", [])] + \
           [e["id"] for e in data.get("effects", [])]
     mapping = {old: f"Rn{i}Q" for i, old in enumerate(ids)}
     renamed = report_json(report_of(rename(data, mapping)))
     back = {new: old for old, new in mapping.items()}
-    assert named_back(renamed, back) == canonical(json.loads(base_text)), "renaming ids changed a verdict"
+    assert substitute(renamed, back) == canonical(json.loads(base_text)), "renaming ids changed a verdict"
 
 
 # --- 2. non-game elements ---------------------------------------------------------

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from typing import Any
+
+import clingo
 
 from pybridge import api
 from pybridge.errors import JudgeError
@@ -103,3 +106,46 @@ def canonical(value: Any) -> Any:
 
 def report_json(report: Report) -> str:
     return to_json(report)
+
+
+def rename(data: dict, mapping: dict[str, str]) -> dict:
+    data = copy.deepcopy(data)
+    swap = lambda value: mapping.get(value, value)  # noqa: E731
+    data["viewpoint"] = swap(data["viewpoint"])
+    data["turn"]["active"] = swap(data["turn"]["active"])
+    for player in data["players"]:
+        player["id"] = swap(player["id"])
+    for card in data.get("cards", []):
+        for key in ("id", "controller", "owner"):
+            if key in card:
+                card[key] = swap(card[key])
+        if card.get("cell", {}).get("side"):
+            card["cell"]["side"] = swap(card["cell"]["side"])
+    for effect in data.get("effects", []):
+        for key in ("id", "target", "source"):
+            if key in effect:
+                effect[key] = swap(effect[key])
+    for event in data.get("history", []):
+        for key in ("actor", "target"):
+            if key in event:
+                event[key] = swap(event[key])
+    return data
+
+
+def substitute(report_text: str, back: dict[str, str]) -> dict:
+    """A JSON report with some names replaced (``back``: name -> replacement), lists
+    sorted. Judgement atoms print ids as clingo strings, so there the replacement is
+    escaped as clingo does."""
+    report = json.loads(report_text)
+
+    def undo(value, in_atoms=False):
+        if isinstance(value, dict):
+            return {k: undo(v, k == "atoms") for k, v in value.items()}
+        if isinstance(value, list):
+            return [undo(v, in_atoms) for v in value]
+        if isinstance(value, str):
+            for new, old in back.items():
+                value = value.replace(new, str(clingo.String(old))[1:-1] if in_atoms else old)
+        return value
+
+    return canonical(undo(report))

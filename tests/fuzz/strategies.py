@@ -289,6 +289,45 @@ def situations(space: GameSpace, max_cards: int = 4) -> st.SearchStrategy[dict[s
 
 
 # --------------------------------------------------------------------------
+# One fixed situation per game
+
+# Ids that occur nowhere else in a report, so they can be swapped for a payload in it.
+P1, P2, ALPHA, BETA, EFFECT = "Pone7Z", "Ptwo7Z", "Calpha7Z", "Cbeta7Z", "Eone7Z"
+
+
+def base_situation(space: GameSpace) -> dict[str, Any]:
+    """Three cards, an effect from one card on another, a history event, options."""
+    def card(card_id: str, controller: str, column: int) -> dict[str, Any]:
+        entry: dict[str, Any] = {"id": card_id, "name": "Plain", "controller": controller,
+                                 "properties": {"type": space.card_types[0]}, "zone": "battlefield",
+                                 "arrived": 1}
+        if space.columns:
+            entry["cell"] = {"column": column, "row": 1}
+        return entry
+
+    data: dict[str, Any] = {
+        "game": space.name, "viewpoint": P1,
+        "players": [{"id": P1, "first": True}, {"id": P2}],
+        "turn": {"number": 2, "active": P1, "stage": space.stages[min(1, len(space.stages) - 1)]},
+        "cards": [card(ALPHA, P1, 2), card(BETA, P2, 3), card("Cgamma7Z", P1, 4)],
+        "options": {k: o.default for k, o in sorted(space.game.options.items())},
+    }
+    if space.phases:
+        data["turn"]["phase"] = space.phases[min(1, len(space.phases) - 1)]
+    if space.catalogue:
+        data["cards"][2].pop("name")
+        data["cards"][2]["card"] = space.catalogue[0]
+    if space.features:
+        data["cards"][0]["features"] = [{space.features[0]: {"note": "plain"}}]
+        data["effects"] = [{"id": EFFECT, "target": ALPHA, "source": BETA, "kind": "grant",
+                            "what": space.features[0], "timestamp": 1}]
+    if space.actions:
+        data["history"] = [{"turn": 1, "action": space.actions[0], "actor": ALPHA, "target": BETA}]
+    data["cards"][0]["non_game"] = {"legend": "plain", "artist": "plain"}
+    return data
+
+
+# --------------------------------------------------------------------------
 # Hostile values and invalid variants
 
 
