@@ -55,7 +55,12 @@ def check(situation: Situation | str | Path, *, player: str | None = None, editi
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
     viewed = project(s)
-    answer = solve(s.game, situation_facts(viewed, game), time_limit=time_limit, entry=game.entry)
+    try:
+        answer = solve(s.game, situation_facts(viewed, game), time_limit=time_limit, entry=game.entry)
+    except JudgeError as exc:  # a limit of the solver: say which file it was
+        if exc.source is None and not isinstance(situation, Situation):
+            raise JudgeError(exc.message, source=str(situation), field=exc.field) from None
+        raise
     chosen = {name: s.options.get(name, option.default) for name, option in sorted(game.options.items())}
     return build_report(answer, game, edition=s.edition or game.default_edition, options=chosen,
                         viewpoint=s.viewpoint)

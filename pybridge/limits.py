@@ -178,7 +178,7 @@ def check_data(data: Any, *, source: str) -> None:
         value, parts, unused = stack.pop()
         count += 1
         if count > limits.values:
-            fail(over(f"the situation has more than {limits.values} values (aliases expanded)",
+            fail(over(f"the situation has more than {limits.values:,} values (aliases expanded)".replace(",", " "),
                       limits.values, "values"), parts)
         if len(parts) > limits.depth:
             fail(over(f"nested more than {limits.depth} levels deep", limits.depth, "depth"), parts)
