@@ -57,10 +57,24 @@ def covered_ids(paths: list[Path], game: str) -> set[str]:
         ruling = situation.ruling
         covered.update(ruling.clauses)
         covered.update(ruling.expect.cites)
+        for invariance in ruling.expect.invariant:
+            covered.update(invariance.clauses)
         for mapping in (ruling.expect.legal, ruling.expect.illegal, ruling.expect.obliged):
             for cites in mapping.values():
                 covered.update(cites)
     return covered
+
+
+def _parents(clause_id: str) -> list[str]:
+    parents = []
+    head, sep, tail = clause_id.rpartition("-")
+    if sep and tail.isdigit():
+        parents.append(head)
+        clause_id = head
+    parts = clause_id.split(".")
+    if all(p.isdigit() for p in parts):
+        parents += [".".join(parts[:i]) for i in range(1, len(parts))]
+    return parents
 
 
 def lint(game: str, ruling_paths: list[Path]) -> LintResult:
@@ -72,8 +86,8 @@ def lint(game: str, ruling_paths: list[Path]) -> LintResult:
     program = load_program(game, load_game(game).entry)
     result.rules_without_clause = [r.text for r in program.rules if r.clause is None]
     covered = covered_ids(ruling_paths, game)
-    # A parent clause is covered when one of its parts ("531.1-2" of "531.1") is.
-    covered |= {c.rsplit("-", 1)[0] for c in covered if "-" in c and c.rsplit("-", 1)[1].isdigit()}
+    # A parent clause is covered when one of its parts is: "531.1-2" covers "531.1", "532.6" covers "532".
+    covered |= {parent for c in covered for parent in _parents(c)}
     result.uncovered = sorted(
         c for c in catalogue if c not in covered and not c.startswith(("core:", "model:"))
     )

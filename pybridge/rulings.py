@@ -105,11 +105,32 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
         if (result.outcome, sorted(result.cites)) != (wanted.outcome, sorted(set(wanted.cites))):
             problems.append(f"{normalise_action(action)}: expected resolution {wanted.outcome!r} citing "
                             f"{sorted(set(wanted.cites))}, got {result.outcome!r} citing {sorted(result.cites)}")
-    everywhere = cited_anywhere(report) | resolution_cites
+    invariant_cites: set[str] = set()
+    for invariance in expect.invariant:
+        problem = _check_invariance(situation, report, invariance.drop)
+        if problem:
+            problems.append(problem)
+        else:
+            invariant_cites.update(invariance.clauses)
+    everywhere = cited_anywhere(report) | resolution_cites | invariant_cites
     for clause_id in sorted(set(expect.cites) | set(situation.ruling.clauses)):
         if clause_id not in everywhere:
             problems.append(f"clause {clause_id} is not cited anywhere in the report")
     return problems
+
+
+def _check_invariance(situation: Situation, report: Report, drop: str) -> str | None:
+    """Judge the situation again without the dropped part; the report must not change."""
+    if drop == "non_game":
+        if not any(card.non_game for card in situation.cards):
+            return "invariant non_game: the situation has no non-game elements to drop"
+        cards = [card.model_copy(update={"non_game": {}}) for card in situation.cards]
+        variant = situation.model_copy(update={"cards": cards})
+    else:  # the model admits no other value
+        return f"invariant {drop}: unknown part"
+    if check(variant).model_dump_json() != report.model_dump_json():
+        return f"invariant {drop}: dropping it changed the report"
+    return None
 
 
 def run_ruling(path: Path) -> RulingResult:

@@ -117,6 +117,15 @@ class ResolvedExpectation(Model):
     cites: list[str] = Field(description="Clause ids the resolution cites, exactly.")
 
 
+class Invariance(Model):
+    """A part of the situation the rules must ignore: the runner judges the situation again
+    without it and expects the very same report. The clauses saying it should be ignored
+    are covered by this check rather than by a citation."""
+
+    drop: Literal["non_game"] = Field(description="non_game: every card's non-game elements (109).")
+    clauses: list[str] = Field(min_length=1, description="Clause ids that say this part does not count.")
+
+
 class Expectation(Model):
     """Expected verdicts of a ruling file: action text -> clause ids cited."""
 
@@ -132,6 +141,8 @@ class Expectation(Model):
         default_factory=dict, description="Action -> its consequences, exactly (as the report words them).")
     resolved: dict[str, ResolvedExpectation] = Field(
         default_factory=dict, description="Action -> its resolution against the truth (hidden cards revealed).")
+    invariant: list[Invariance] = Field(
+        default_factory=list, description="Parts of the situation whose removal must not change the report.")
 
 
 class Ruling(Model):

@@ -18,6 +18,7 @@ def test_every_id_used_is_catalogued_and_every_rule_has_a_clause(game):
     result = lint(game, [ROOT / "tests" / "rulings"])
     assert result.unknown_ids == {}
     assert result.rules_without_clause == []
+    assert result.uncovered == [], "every catalogued clause needs a ruling"
 
 
 def test_lint_counts_uncovered_clauses():
@@ -30,4 +31,4 @@ def test_lint_command_exit_status():
     run = subprocess.run([sys.executable, "-m", "pybridge", "lint", "--game", "berserk"],
                          capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert run.returncode == 0, run.stdout
-    assert "berserk: 0 unknown ids, 0 rules without a clause" in run.stdout
+    assert "berserk: 0 unknown ids, 0 rules without a clause, 0 clauses without a ruling" in run.stdout

@@ -40,3 +40,11 @@ def test_runner_reports_a_wrong_expectation():
     assert judge_ruling(wrong, report) == [
         "shot(elf, foe): expected citations ['107.2'], got ['107.5-1']"
     ]
+
+
+def test_an_invariance_needs_something_to_drop():
+    """A ruling cannot claim 109 with a situation that has no non-game elements."""
+    situation = load_situation(RULINGS / "berserk" / "109" / "non-game-elements.yaml")
+    bare = situation.model_copy(update={"cards": [c.model_copy(update={"non_game": {}}) for c in situation.cards]})
+    problems = judge_ruling(bare, check(bare))
+    assert problems == ["invariant non_game: the situation has no non-game elements to drop"]
