@@ -98,8 +98,11 @@ def boards(draw) -> tuple[dict, list[dict], list[dict]]:
         "players": [{"id": VIEWER, "first": True}, {"id": OPPONENT}],
         "turn": draw(st.sampled_from(TURNS)), "cards": cards,
     }
-    first = [draw(identities()) for _ in slots]
-    second = [draw(identities()) for _ in slots]
+    # Ids get the slot number, so two hidden cards never share one.
+    first = [{**draw(identities()), "slot": i} for i in range(len(slots))]
+    second = [{**draw(identities()), "slot": i} for i in range(len(slots))]
+    for identity in first + second:
+        identity["id"] = f"{identity['id']}-{identity.pop('slot')}"
     if draw(st.booleans()):  # ids kept, everything else changed
         second = [{**b, "id": a["id"]} for a, b in zip(first, second)]
     return situation, [{**s, **a} for s, a in zip(slots, first)], [{**s, **b} for s, b in zip(slots, second)]
