@@ -5,7 +5,8 @@ situations of every game under asp/.
 1. Renaming players, cards and effects changes only the names in the report.
 2. Non-game elements (legend, artist, rarity, collector number: 109) change nothing.
 3. An unrelated card far away (another column, out of range of every card)
-   changes no verdict except the new actions that involve it.
+   changes no verdict except the new actions that involve it. Only games
+   with a board (game.yaml `board:`) have "far away"; others skip it.
 4. Swapping what an opponent's hidden card is (its id, card, properties,
    features, markers) changes nothing in the viewpoint player's report.
    tests/test_information_flow.py covers Berserk's hidden cards by hand;
