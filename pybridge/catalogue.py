@@ -32,6 +32,12 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Board:
+    columns: int
+    rows_per_side: int
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the bridge knows about one game, read from its data files."""
 
@@ -51,6 +57,7 @@ class Game:
     examples: dict[str, dict[str, Any]]
     cards: dict[str, dict[str, Any]] = field(repr=False)
     public_when_hidden: tuple[str, ...] = ()
+    board: Board | None = None
 
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
@@ -124,4 +131,5 @@ def load_game(name: str) -> Game:
         examples=examples,
         cards=cards,
         public_when_hidden=tuple(meta.get("public_when_hidden", ())),
+        board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
     )

@@ -161,9 +161,10 @@ class Situation(Model):
     viewpoint: Ident = Field(description="The player asking.")
     turn: Turn
     players: list[Player] = Field(min_length=2, max_length=2)
-    cards: list[Card] = Field(default_factory=list, max_length=500)
-    effects: list[Effect] = Field(default_factory=list, max_length=2000)
-    history: list[Event] = Field(default_factory=list, max_length=2000)
+    # How many cards, effects and events a file may hold is a limit (pybridge/limits.py), not schema.
+    cards: list[Card] = Field(default_factory=list)
+    effects: list[Effect] = Field(default_factory=list)
+    history: list[Event] = Field(default_factory=list)
     ruling: Ruling | None = None
 
 
@@ -358,6 +359,12 @@ def check_against_game(s: Situation, *, source: str) -> None:
             side = card.cell.side or card.controller
             if side not in player_ids:
                 fail(f"unknown player {side!r}", f"{where}.cell.side")
+            if game.board is None:
+                fail(f"{game.name} has no board cells; give the card a zone only", f"{where}.cell")
+            for attr, size in (("column", game.board.columns), ("row", game.board.rows_per_side)):
+                if getattr(card.cell, attr) > size:
+                    fail(f"{attr} {getattr(card.cell, attr)} is off the board ({game.board.columns} columns, "
+                         f"{game.board.rows_per_side} rows per side)", f"{where}.cell.{attr}")
             key = (side, card.cell.column, card.cell.row)
             if key in occupied:
                 fail(f"cell already taken by card {occupied[key]!r}", f"{where}.cell")

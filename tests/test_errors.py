@@ -111,3 +111,10 @@ def test_cli_bad_option_override(tmp_path):
     run = run_cli("check", str(write(tmp_path, VALID)), "--option", "range_metric=hexagonal")
     assert run.returncode == 2
     assert "field options.range_metric: unknown value 'hexagonal'; expected 'chebyshev', 'manhattan'" in run.stderr
+
+
+def test_a_cell_off_the_board(tmp_path):
+    message = error_of(write(tmp_path, VALID.replace("column: 4, row: 1}", "column: 6, row: 1}", 1)))
+    assert "field cards[1].cell.column: column 6 is off the board (5 columns, 3 rows per side)" in message
+    message = error_of(write(tmp_path, VALID.replace("column: 4, row: 1}", "column: 4, row: 4}", 1)))
+    assert "field cards[1].cell.row: row 4 is off the board" in message
