@@ -58,6 +58,8 @@ class Game:
     cards: dict[str, dict[str, Any]] = field(repr=False)
     public_when_hidden: tuple[str, ...] = ()
     board: Board | None = None
+    # zone -> who may see the cards in it: "owner" (a hand) or "nobody" (a deck)
+    private_zones: dict[str, str] = field(default_factory=dict)
 
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
@@ -131,5 +133,6 @@ def load_game(name: str) -> Game:
         examples=examples,
         cards=cards,
         public_when_hidden=tuple(meta.get("public_when_hidden", ())),
+        private_zones={str(k): str(v) for k, v in (meta.get("private_zones") or {}).items()},
         board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
     )

@@ -68,6 +68,7 @@ class Card(Model):
     cell: Cell | None = None
     open: bool = Field(default=True, description="Open (untapped); false = closed (tapped).")
     hidden: bool = Field(default=False, description="Face down.")
+    revealed: bool = Field(default=False, description="A card in a private zone (hand, deck) shown to every player.")
     arrived: int | None = Field(default=None, ge=0, description="Turn it came under its controller's control.")
     properties: dict[Name, PropertyValue] = Field(default_factory=dict)
     features: list[Feature] = Field(default_factory=list)
@@ -371,6 +372,9 @@ def check_against_game(s: Situation, *, source: str) -> None:
             occupied[key] = card.id
         if card.hidden and card.zone in ("hand", "deck", "graveyard"):
             fail(f"a card in zone {card.zone!r} cannot be hidden (face down is a battlefield state)", f"{where}.hidden")
+        if card.revealed and card.zone not in game.private_zones:
+            fail(f"only a card in a private zone ({_alternatives(game.private_zones)}) can be revealed; "
+                 f"this one is in {card.zone!r}", f"{where}.revealed")
         if card.arrived is not None and card.arrived > s.turn.number:
             fail(f"turn {card.arrived} is after the current turn {s.turn.number}", f"{where}.arrived")
 

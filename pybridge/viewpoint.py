@@ -1,8 +1,12 @@
 """Project a situation onto what one player may know.
 
-An opponent's hidden card becomes an unknown card in its place: a neutral
-id made from public facts only (its side and cell, or its order among that
-player's hidden cards), no name, no properties, no features, no markers;
+A card the player may not see becomes an unknown card: an opponent's hidden
+(face-down) card, and any card in a private zone the player may not look
+into (an opponent's hand; every deck) unless it was revealed to all. The
+unknown card keeps only public facts: its controller, owner, zone, cell,
+open/closed state, arrival turn and the properties the game declares public
+(``public_when_hidden``); its id becomes a neutral one made from those
+facts (``hidden@p2:3.1`` for a cell, ``hidden@p2:hand#1`` otherwise);
 effects its own text created disappear. Everything the solver sees for a
 player is built from this projection, so no verdict or justification can
 depend on, or mention, what the card really is.
@@ -10,30 +14,45 @@ depend on, or mention, what the card really is.
 
 from __future__ import annotations
 
-from pybridge.catalogue import load_game
+from pybridge.catalogue import Game, load_game
 from pybridge.situation import Card, Event, Situation
 
 
+def is_unknown_to(card: Card, player: str, game: Game) -> bool:
+    if card.hidden and card.controller != player:
+        return True
+    who_sees = game.private_zones.get(card.zone)
+    if who_sees is None or card.revealed:
+        return False
+    return who_sees == "nobody" or (card.owner or card.controller) != player
+
+
 def unknown_card_ids(situation: Situation, player: str) -> dict[str, str]:
-    """Real id -> neutral id for every hidden card ``player`` does not control."""
-    hidden = [c for c in situation.cards if c.hidden and c.controller != player]
+    """Real id -> neutral id for every card ``player`` may not see."""
+    game = load_game(situation.game)
+    public = set(game.public_when_hidden)
+    unknown = [c for c in situation.cards if is_unknown_to(c, player, game)]
 
     def public_key(card: Card) -> tuple:
         cell = card.cell
         side = (cell.side or card.controller) if cell else ""
-        return (card.controller, card.zone, side, cell.column if cell else 0, cell.row if cell else 0,
-                card.arrived if card.arrived is not None else -1)
+        shown = sorted((k, str(v)) for k, v in card.properties.items() if k in public and card.hidden)
+        return (card.controller, card.owner or card.controller, card.zone, side,
+                cell.column if cell else 0, cell.row if cell else 0,
+                card.arrived if card.arrived is not None else -1, card.open, shown)
 
     renamed: dict[str, str] = {}
     counters: dict[tuple[str, str], int] = {}
-    # sorted() is stable: cards with identical public facts keep their file order.
-    for card in sorted(hidden, key=public_key):
+    # Cards alike in every public fact are interchangeable: whichever gets which
+    # number, the projected situation is the same.
+    for card in sorted(unknown, key=public_key):
         if card.cell is not None:
             side = card.cell.side or card.controller
             neutral = f"hidden@{side}:{card.cell.column}.{card.cell.row}"
         else:
-            counters[(card.controller, card.zone)] = counters.get((card.controller, card.zone), 0) + 1
-            neutral = f"hidden@{card.controller}:{card.zone}#{counters[(card.controller, card.zone)]}"
+            holder = card.owner or card.controller
+            counters[(holder, card.zone)] = counters.get((holder, card.zone), 0) + 1
+            neutral = f"hidden@{holder}:{card.zone}#{counters[(holder, card.zone)]}"
         renamed[card.id] = neutral
     return renamed
 
@@ -55,20 +74,21 @@ def project(situation: Situation, player: str | None = None) -> Situation:
                 zone=card.zone,
                 cell=card.cell,
                 open=card.open,
-                hidden=True,
+                hidden=card.hidden,
                 arrived=card.arrived,
-                properties={k: v for k, v in card.properties.items() if k in public},
+                properties={k: v for k, v in card.properties.items() if k in public} if card.hidden else {},
             )
         cards.append(card)
-    cards.sort(key=lambda c: (c.id in renamed.values(), c.id if c.id in renamed.values() else ""))
+    neutral_ids = set(renamed.values())
+    cards.sort(key=lambda c: (c.id in neutral_ids, c.id if c.id in neutral_ids else ""))
     effects = [
         e.model_copy(update={"target": renamed.get(e.target, e.target)})
         for e in situation.effects
         if e.source not in renamed
     ]
     history = [
-        Event(turn=h.turn, action=h.action, actor=renamed.get(h.actor, h.actor),
-              target=renamed.get(h.target, h.target) if h.target else None)
+        h.model_copy(update={"actor": renamed.get(h.actor, h.actor),
+                             "target": renamed.get(h.target, h.target) if h.target else None})
         for h in situation.history
     ]
     return situation.model_copy(update={"cards": cards, "effects": effects, "history": history, "viewpoint": player})
