@@ -18,6 +18,11 @@ def _situation(situation: Situation | str | Path) -> Situation:
     return situation if isinstance(situation, Situation) else load_situation(situation)
 
 
+def game_of(situation: Situation | str | Path):
+    """The game (rules, catalogues, wording) a situation belongs to."""
+    return load_game(_situation(situation).game)
+
+
 def with_overrides(situation: Situation, *, edition: str | None = None,
                    options: dict[str, str] | None = None, player: str | None = None) -> Situation:
     """The same situation under another edition, options or viewpoint (validated again)."""

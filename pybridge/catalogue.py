@@ -60,6 +60,8 @@ class Game:
     board: Board | None = None
     # zone -> who may see the cards in it: "owner" (a hand) or "nobody" (a deck)
     private_zones: dict[str, str] = field(default_factory=dict)
+    # "name/arity" -> a sentence template over {0}, {1}, ... (core phrases, then the game's)
+    phrases: dict[str, str] = field(default_factory=dict)
 
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
@@ -101,6 +103,14 @@ def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
     return result
 
 
+def _phrases(directory: Path) -> dict[str, str]:
+    phrases: dict[str, str] = {}
+    for path in (asp_root() / "core" / "phrases.yaml", directory / "phrases.yaml"):
+        if path.is_file():
+            phrases.update({str(k): str(v) for k, v in (_read_yaml(path) or {}).get("phrases", {}).items()})
+    return phrases
+
+
 @cache
 def load_game(name: str) -> Game:
     directory = game_dir(name)
@@ -134,5 +144,6 @@ def load_game(name: str) -> Game:
         cards=cards,
         public_when_hidden=tuple(meta.get("public_when_hidden", ())),
         private_zones={str(k): str(v) for k, v in (meta.get("private_zones") or {}).items()},
+        phrases=_phrases(directory),
         board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
     )

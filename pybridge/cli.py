@@ -66,7 +66,8 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
     if as_json:
         click.echo(to_json(report))
     else:
-        click.echo(report_text(report, title=load_game(report.game).title), nl=False)
+        game = load_game(report.game)
+        click.echo(report_text(report, title=game.title, phrases=game.phrases), nl=False)
 
 
 @cli.command()
@@ -82,7 +83,7 @@ def explain(situation: Path, action: str, player: str | None, option_pairs: tupl
     edition, options = _options(option_pairs)
     verdict = api.explain(situation, action, player=player, edition=edition, options=options,
                           time_limit=time_limit)
-    click.echo(to_json(verdict) if as_json else explain_text(verdict), nl=not as_json or True)
+    click.echo(to_json(verdict) if as_json else explain_text(verdict, api.game_of(situation).phrases))
 
 
 @cli.command()
@@ -99,7 +100,7 @@ def resolve(situation: Path, action: str, player: str | None, option_pairs: tupl
     edition, options = _options(option_pairs)
     result = api.resolve(situation, action, player=player, edition=edition, options=options,
                          time_limit=time_limit)
-    click.echo(to_json(result) if as_json else resolution_text(result), nl=not as_json or True)
+    click.echo(to_json(result) if as_json else resolution_text(result, api.game_of(situation).phrases))
 
 
 @cli.command()
@@ -214,3 +215,8 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         sys.exit(130)
+    except Exception as exc:  # a defect of ccg-judge, not of the input: say so, no traceback
+        logging.getLogger(__name__).info("internal error", exc_info=True)
+        click.echo(f"internal error: {type(exc).__name__}: {exc} — this is a bug in ccg-judge; "
+                   "please report it with the situation file (run with -v for details)", err=True)
+        sys.exit(3)

@@ -40,6 +40,8 @@ class Node(BaseModel):
 
     atom: str
     kind: Literal["derived", "fact", "absent", "unexplained"]
+    predicate: str = Field(default="", description="name/arity of the atom, for wording it (phrases.yaml).")
+    arguments: list[str] = Field(default_factory=list, description="The atom's arguments, as text.")
     clause: ClauseRef | None = None
     rule: str | None = None
     bindings: dict[str, str] = Field(default_factory=dict)
@@ -63,6 +65,18 @@ class Lifted(BaseModel):
     grounds: list[Node]
 
 
+class Waived(BaseModel):
+    """One condition of a prohibition that card text explicitly overrides. The clause is lifted
+    (listed in ``lifted``) only when every condition the action fails is waived; otherwise it
+    still blocks, and this records what was overridden."""
+
+    clause: ClauseRef
+    condition: str
+    by: ClauseRef
+    principle: str
+    grounds: list[Node]
+
+
 class Assumption(BaseModel):
     """What the acting player treats an opponent's hidden card as having (or lacking)."""
 
@@ -81,6 +95,8 @@ class Verdict(BaseModel):
     granted_by: list[Reason]
     blocked_by: list[Reason] = Field(default_factory=list)
     lifted: list[Lifted] = Field(default_factory=list)
+    waived: list[Waived] = Field(
+        default_factory=list, description="Conditions of prohibitions that card text explicitly overrides.")
     obliged_by: list[Reason] = Field(default_factory=list)
     consequences: list[str] = Field(default_factory=list)
     consequence_grounds: list[Node] = Field(
@@ -203,8 +219,8 @@ class Explainer:
     def _node(self, atom: clingo.Symbol, support: tuple[int, tuple, tuple] | None, depth: int) -> Node:
         if support is None:
             if atom in self.facts:
-                return Node(atom=text(atom), kind="fact")
-            return Node(atom=text(atom), kind="unexplained")
+                return Node(atom=text(atom), kind="fact", **_parts(atom))
+            return Node(atom=text(atom), kind="unexplained", **_parts(atom))
         index, pos, neg = support
         rule = self.rules[index]
         bindings: dict[str, clingo.Symbol] = {}
@@ -215,6 +231,7 @@ class Explainer:
         return Node(
             atom=text(atom),
             kind="derived",
+            **_parts(atom),
             clause=self._clause_of(rule, atom),
             rule=rule.text,
             bindings={k: text(v) for k, v in sorted(bindings.items()) if not k.startswith("Anonymous")},
@@ -242,11 +259,21 @@ class Explainer:
         return [self._node(atom, entry, 0) for entry in entries]
 
 
+def _parts(atom: clingo.Symbol) -> dict[str, Any]:
+    if atom.type != clingo.SymbolType.Function:
+        return {}
+    return {"predicate": f"{atom.name}/{len(atom.arguments)}", "arguments": [text(a) for a in atom.arguments]}
+
+
 def _cited_clause(head: clingo.Symbol) -> str | None:
     """The rule-id argument of a judgement atom."""
     name, args = head.name, head.arguments
     if name in ("candidate", "forbidden", "obliged") and len(args) == 3 and args[2].type == clingo.SymbolType.String:
         return args[2].string
+    if name == "violation" and len(args) == 4 and args[2].type == clingo.SymbolType.String:
+        return args[2].string
+    if name == "waived" and len(args) == 5 and args[4].type == clingo.SymbolType.String:
+        return args[4].string
     if name == "exempt" and len(args) == 4 and args[3].type == clingo.SymbolType.String:
         return args[3].string
     return None
@@ -283,6 +310,9 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
     exempt = defaultdict(list)
     for atom in by_name["exempt/4"]:
         exempt[(atom.arguments[0], atom.arguments[1], atom.arguments[2])].append(atom)
+    waived = defaultdict(list)
+    for atom in by_name["waived/5"]:
+        waived[(atom.arguments[0], atom.arguments[1])].append(atom)
     obliged = defaultdict(list)
     for atom in by_name["obliged/3"]:
         obliged[(atom.arguments[0], atom.arguments[1])].append(atom)
@@ -315,6 +345,10 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
                                          grounds=why.all_trees(e)))
             else:
                 blocked.append(Reason(clause=why.clause_ref(clause_id), grounds=why.all_trees(f)))
+        waivers = [Waived(clause=why.clause_ref(w.arguments[2].string), condition=text(w.arguments[3]),
+                          by=why.clause_ref(w.arguments[4].string),
+                          principle=principle_of.get(w.arguments[4].string, "exception"), grounds=why.all_trees(w))
+                   for w in sorted(waived.get(key, []))]
         duties = [Reason(clause=why.clause_ref(o.arguments[2].string), grounds=why.all_trees(o))
                   for o in sorted(obliged.get(key, []))]
         is_legal = key in legal
@@ -332,6 +366,7 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
         verdicts.append(Verdict(
             player=text(player), action=text(action), verdict="legal" if is_legal else "illegal",
             cites=sort_clause_ids(cites), granted_by=granted, blocked_by=blocked, lifted=lifted,
+            waived=waivers,
             obliged_by=duties, consequences=sorted(text(c) for c in effects),
             consequence_grounds=[why.tree(_consequence(player, action, c)) for c in effects],
             certainty="some" if brave else "every", treatment=treatment,

@@ -53,7 +53,7 @@ def cited_anywhere(report: Report) -> set[str]:
         for ground in v.consequence_grounds + [g for t in v.treatment for g in t.grounds]:
             ids.update(_node_ids(ground))
         ids.update(t.clause.id for t in v.treatment)
-        for lifted in v.lifted:
+        for lifted in [*v.lifted, *v.waived]:
             ids.update((lifted.clause.id, lifted.by.id))
             for ground in lifted.grounds:
                 ids.update(_node_ids(ground))

@@ -90,7 +90,10 @@ class Effect(Model):
     target: Ident = Field(description="Id of the card the effect applies to.")
     kind: EffectKind
     what: Name = Field(description="Feature, action kind or property the effect is about.")
-    value: Scalar | None = Field(default=None, description="Delta for modify, new value for set.")
+    value: Scalar | None = Field(
+        default=None,
+        description="Delta for modify, new value for set; for permit, the condition of the rules the card "
+                    "text explicitly overrides; for forbid, what the prohibition is restricted to.")
     timestamp: int = Field(ge=0, description="When the effect was applied; later is larger.")
     source: Ident | None = Field(default=None, description="Id of the card whose feature made it.")
     constant: bool = Field(default=True, description="Made by a constant feature.")
@@ -101,7 +104,7 @@ class Effect(Model):
             raise ValueError("a modify effect needs an integer value (the delta)")
         if self.kind == "set" and self.value is None:
             raise ValueError("a set effect needs a value")
-        if self.kind not in ("modify", "set") and self.value is not None:
+        if self.kind not in ("modify", "set", "permit", "forbid") and self.value is not None:
             raise ValueError(f"a {self.kind} effect takes no value")
         return self
 

@@ -118,3 +118,19 @@ def test_a_cell_off_the_board(tmp_path):
     assert "field cards[1].cell.column: column 6 is off the board (5 columns, 3 rows per side)" in message
     message = error_of(write(tmp_path, VALID.replace("column: 4, row: 1}", "column: 4, row: 4}", 1)))
     assert "field cards[1].cell.row: row 4 is off the board" in message
+
+
+def test_a_defect_of_ccg_judge_is_reported_as_such_without_traceback(monkeypatch, capsys, tmp_path):
+    from pybridge import api, cli
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("something inside broke")
+
+    monkeypatch.setattr(api, "check", broken)
+    monkeypatch.setattr(sys, "argv", ["ccg-judge", "check", str(write(tmp_path, VALID))])
+    with pytest.raises(SystemExit) as exit_:
+        cli.main()
+    assert exit_.value.code == 3
+    err = capsys.readouterr().err
+    assert err.startswith("internal error: RuntimeError: something inside broke — this is a bug in ccg-judge")
+    assert "Traceback" not in err
