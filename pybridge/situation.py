@@ -375,6 +375,11 @@ def check_against_game(s: Situation, *, source: str) -> None:
             occupied[key] = card.id
         if card.hidden and card.zone in ("hand", "deck", "graveyard"):
             fail(f"a card in zone {card.zone!r} cannot be hidden (face down is a battlefield state)", f"{where}.hidden")
+        if card.hidden and game.board is not None and card.zone != "battlefield":
+            fail(f"a hidden card lies face down in a cell of the battle zone, not in zone {card.zone!r}",
+                 f"{where}.zone")
+        if card.hidden and game.board is not None and card.cell is None:
+            fail("a hidden card lies face down in a cell of the battle zone: give its cell", f"{where}.cell")
         if card.revealed and card.zone not in game.private_zones:
             fail(f"only a card in a private zone ({_alternatives(game.private_zones)}) can be revealed; "
                  f"this one is in {card.zone!r}", f"{where}.revealed")

@@ -47,6 +47,10 @@ def test_valid_file_loads(tmp_path):
     (("column: 4, row: 1}", "column: 2, row: 1}, side: p1"), "cards[1].side", "is not a known field here"),
     (("controller: p2", "controler: p2"), "cards[1].controler", "not a known field here"),
     (("turn: {number: 3, ", "turn: {"), "turn.number", "is required but missing"),
+    (("cell: {column: 4, row: 1}, arrived: 2", "zone: flying, hidden: true, arrived: 2"), "cards[1].zone",
+     "a hidden card lies face down in a cell of the battle zone, not in zone 'flying'"),
+    (("cell: {column: 4, row: 1}, arrived: 2", "hidden: true, arrived: 2"), "cards[1].cell",
+     "a hidden card lies face down in a cell of the battle zone: give its cell"),
 ])
 def test_error_names_the_field(tmp_path, change, field, expected):
     old, new = change
