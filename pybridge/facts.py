@@ -81,6 +81,8 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
             add(_fact("open", c))
         if card.hidden:
             add(_fact("hidden", c))
+        if card.revealed:
+            add(_fact("revealed", c))
         if card.arrived is not None:
             add(_fact("arrived", c, Number(card.arrived)))
         for key, value in sorted(data["properties"].items()):

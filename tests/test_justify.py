@@ -38,7 +38,9 @@ def test_explain_shows_bindings_premises_and_absent_atoms():
     verdict = explain(ROOT / "examples/berserk/first-turn-rush.yaml", "strike_attack(elf, veteran)")
     assert verdict.verdict == "illegal"
     assert [r.clause.id for r in verdict.blocked_by] == ["107.2"]
-    ground = verdict.blocked_by[0].grounds[0]
+    # 107.2 names the condition that fails: the ground is that violation.
+    ground = verdict.blocked_by[0].grounds[0].premises[0]
+    assert ground.atom == "violation(p1, strike_attack(elf, veteran), 107.2, enemy_target)"
     assert ground.bindings == {"A": "elf", "P": "p1", "T": "veteran"}
     assert [p.atom for p in ground.premises][-1] == "controller(veteran, p1)"
     assert ground.premises[-1].kind == "fact"
@@ -54,5 +56,5 @@ def test_a_prohibition_with_several_grounds_lists_each():
     """Every failed condition of a clause is a separate ground of the same reason."""
     verdict = explain(ROOT / "tests/rulings/berserk/107/107.2-own-target.yaml", "strike_attack(friend, vail)")
     grounds = verdict.blocked_by[0].grounds
-    decisive = sorted(g.premises[-1].atom for g in grounds)
+    decisive = sorted(g.premises[0].premises[-1].atom for g in grounds)
     assert decisive == ["closed(friend)", "controller(vail, p1)"]
