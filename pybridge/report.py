@@ -27,10 +27,21 @@ def phrase(node: Node, phrases: dict[str, str]) -> str:
 
 
 def _grounds(node: Node, phrases: dict[str, str]) -> str:
-    """The premises that made a rule fire, without the candidate it was about."""
-    parts = [phrase(p, phrases) for p in node.premises if p.predicate != "candidate/3"]
-    parts += [f"no {a}" for a in node.absent]
-    return "; ".join(parts)
+    """The premises that made a rule fire, without the candidate it was about. A premise
+    derived under the same clause (a condition of it) is opened up to its own premises."""
+
+    def premises(n: Node) -> list[str]:
+        parts: list[str] = []
+        for p in n.premises:
+            if p.predicate == "candidate/3":
+                continue
+            if p.kind == "derived" and p.clause and n.clause and p.clause.id == n.clause.id:
+                parts += premises(p)
+            else:
+                parts.append(phrase(p, phrases))
+        return parts + [f"no {a}" for a in n.absent]
+
+    return "; ".join(dict.fromkeys(premises(node)))
 
 
 def verdict_text(v: Verdict, phrases: dict[str, str] | None = None) -> list[str]:
@@ -45,9 +56,15 @@ def verdict_text(v: Verdict, phrases: dict[str, str] | None = None) -> list[str]
         for ground in reason.grounds:
             why = _grounds(ground, phrases)
             body.append(f"    forbidden by {_clause(reason.clause)}" + (f", because {why}" if why else ""))
+    # A clause lifted condition by condition is told by its waived conditions alone.
+    told = {(w.clause.id, w.by.id) for w in v.waived}
     for lifted in v.lifted:
-        body.append(f"    {_clause(lifted.clause)} would forbid it, but {_clause(lifted.by)} "
-                    f"overrides it ({lifted.principle})")
+        if (lifted.clause.id, lifted.by.id) not in told:
+            body.append(f"    {_clause(lifted.clause)} would forbid it, but {_clause(lifted.by)} "
+                        f"overrides it ({lifted.principle})")
+    for waived in v.waived:
+        body.append(f"    {_clause(waived.clause)} would forbid it ({waived.condition}), but "
+                    f"{_clause(waived.by)} overrides that condition ({waived.principle})")
     body += [f"    obliged by {_clause(duty.clause)}" for duty in v.obliged_by]
     if v.consequences:
         body.append(f"    then: {', '.join(v.consequences)}")
