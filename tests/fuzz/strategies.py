@@ -213,7 +213,8 @@ def build_card(c: Choices, space: GameSpace, card_id: str, players: list[str], t
             card["cell"]["side"] = side
     if c.coin(4):
         card["open"] = False
-    if card["zone"] == "battlefield" and c.coin(5):
+    # On a game with a board a hidden card lies in a cell (validation refuses it elsewhere).
+    if card["zone"] == "battlefield" and ("cell" in card or not space.columns) and c.coin(5):
         card["hidden"] = True
     if not c.coin(3):
         card["arrived"] = c.number(0, turn_number)
