@@ -50,6 +50,40 @@ ON_THE_STACK = {
     "history": [{"turn": 6, "action": "leaves_stack", "actor": "spell"}],
 }
 
+# p2's cloaked and manifested cards are ordered face up (an instant or sorcery
+# would be revealed instead, 701.58g/701.40g: that must not reach p1), one of
+# p1's spells on the stack targets the cloaked one, and p2 has a card in hand
+# (would give p2 cast options if it leaked) and one in the library.
+ORDERED_FACE_UP = {
+    "game": "mtg",
+    "viewpoint": "p1",
+    "players": [{"id": "p1", "first": True}, {"id": "p2"}],
+    "turn": {"number": 6, "active": "p2", "stage": "precombat_main", "phase": "nonactive_player_priority"},
+    "cards": [
+        {"id": "smother", "card": "Smother", "controller": "p1", "zone": "hand"},
+        {"id": "pulse", "card": "Maelstrom Pulse", "controller": "p1", "zone": "hand"},
+        {"id": "reb", "card": "Red Elemental Blast", "controller": "p1", "zone": "stack"},
+        {"id": "mine", "card": "Grizzly Bears", "controller": "p1", "hidden": True, "arrived": 3,
+         "properties": {"face_down_by": "cloak"}},
+        {"id": "twin", "card": "Example Masked Herald", "controller": "p2", "arrived": 2},
+        {"id": "cloaked", "card": "Lightning Bolt", "controller": "p2", "hidden": True, "arrived": 4,
+         "properties": {"face_down_by": "cloak"}},
+        {"id": "manifested", "card": "Divination", "controller": "p2", "hidden": True, "arrived": 5,
+         "properties": {"face_down_by": "manifest"}},
+        {"id": "inhand", "card": "Lightning Bolt", "controller": "p2", "zone": "hand"},
+        {"id": "top", "card": "Grizzly Bears", "controller": "p2", "zone": "library"},
+    ],
+    "effects": [
+        {"id": "unmask-1", "target": "cloaked", "kind": "oblige", "what": "turn_face_up", "timestamp": 20,
+         "constant": False},
+        {"id": "unmask-2", "target": "manifested", "kind": "oblige", "what": "turn_face_up", "timestamp": 21,
+         "constant": False},
+        {"id": "shield", "target": "cloaked", "kind": "grant", "what": "ward", "timestamp": 22, "source": "twin",
+         "constant": False},
+    ],
+    "history": [{"turn": 6, "action": "cast", "actor": "reb", "target": "cloaked"}],
+}
+
 CATALOGUE = sorted(load_game("mtg").cards)
 
 
@@ -76,6 +110,8 @@ BASES = [
      ("Grizzly Bears", "Lightning Bolt", "Dryad Arbor")),
     ("stack", ON_THE_STACK, "p1", "p2", ["spell", "secret"],
      ("Grizzly Bears", "Delver of Secrets", "Elvish Visionary")),
+    ("ordered-face-up", ORDERED_FACE_UP, "p1", "p2", ["top", "inhand", "manifested", "cloaked"],
+     ("Grizzly Bears", "Lightning Bolt", "Cryptic Coat")),
 ]
 NAMES = "label, base, viewer, controller, hidden_ids, distinct"
 
@@ -88,6 +124,34 @@ def test_opponent_report_ignores_identity_of_face_down_cards(label, base, viewer
         for name in CATALOGUE:
             swapped = _swapped(base, card_id, name)
             assert _check_json(swapped, tmp_path, "swapped", viewer) == reference, (card_id, name)
+
+
+def _facts(data: dict, tmp_path: Path, player: str) -> str:
+    path = tmp_path / "facts.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["facts", str(path), "--player", player])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize(NAMES, BASES, ids=[b[0] for b in BASES])
+def test_opponent_facts_ignore_identity_of_hidden_cards(label, base, viewer, controller, hidden_ids, distinct,
+                                                        tmp_path):
+    # The projection itself, before any rule: what reaches the solver for the viewer
+    # is the same whichever card the opponent's hidden card is (rules that forget a
+    # known_to_viewpoint check can then leak nothing either).
+    reference = _facts(base, tmp_path, viewer)
+    for card_id in hidden_ids:
+        for name in CATALOGUE:
+            assert _facts(_swapped(base, card_id, name), tmp_path, viewer) == reference, (card_id, name)
+
+
+def test_ordered_face_up_is_judged_for_the_controller(tmp_path):
+    # The base is not vacuous: for p2 the instruction does reach the rules (the
+    # cloaked instant is revealed instead, the manifested sorcery too).
+    own = _check_json(ORDERED_FACE_UP, tmp_path, "own", "p2")
+    assert "701.58g" in own and "701.40g" in own
+    assert "701.58g" not in _check_json(ORDERED_FACE_UP, tmp_path, "other", "p1")
 
 
 @pytest.mark.parametrize(NAMES, BASES, ids=[b[0] for b in BASES])
