@@ -107,8 +107,9 @@ def check_unrelated_card(space: GameSpace, data: dict, base) -> bool:
 
 def check_hidden_swap(space: GameSpace, data: dict, c: Choices) -> bool:
     viewer = data["viewpoint"]
+    # On a game with a board a hidden card lies in a cell (532.1; validation refuses it elsewhere).
     theirs = [card for card in data.get("cards", []) if card["controller"] != viewer
-              and card.get("zone") == "battlefield"]
+              and card.get("zone") == "battlefield" and ("cell" in card or not space.columns)]
     if not theirs:
         return False
     data = copy.deepcopy(data)
