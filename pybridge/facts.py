@@ -86,6 +86,9 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
         if card.arrived is not None:
             add(_fact("arrived", c, Number(card.arrived)))
         for key, value in sorted(data["properties"].items()):
+            if key in game.card_properties:  # a card id: a string like every card id
+                add(_fact("property", c, Function(key), String(str(value))))
+                continue
             add(_fact("property", c, Function(key), term(value)))
             facts.extend(_numbers(c, key, value))
         for feature, params in sorted(data["features"].items()):

@@ -386,6 +386,12 @@ def check_against_game(s: Situation, *, source: str) -> None:
         if card.arrived is not None and card.arrived > s.turn.number:
             fail(f"turn {card.arrived} is after the current turn {s.turn.number}", f"{where}.arrived")
 
+    for i, card in enumerate(s.cards):
+        for key in game.card_properties:
+            value = card.properties.get(key)
+            if value is not None and value not in card_ids:
+                fail(f"no card with id {value!r}", f"cards[{i}].properties.{key}")
+
     effect_ids = [e.id for e in s.effects]
     _no_duplicates(effect_ids, "effects", "effect", fail)
     known = set(card_ids)

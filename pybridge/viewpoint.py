@@ -62,7 +62,8 @@ def project(situation: Situation, player: str | None = None) -> Situation:
     renamed = unknown_card_ids(situation, player)
     if not renamed:
         return situation
-    public = set(load_game(situation.game).public_when_hidden)
+    game = load_game(situation.game)
+    public = set(game.public_when_hidden)
     cards = []
     for card in situation.cards:
         if card.id in renamed:
@@ -78,6 +79,10 @@ def project(situation: Situation, player: str | None = None) -> Situation:
                 arrived=card.arrived,
                 properties={k: v for k, v in card.properties.items() if k in public} if card.hidden else {},
             )
+        references = {k: renamed[v] for k, v in card.properties.items()
+                      if k in game.card_properties and isinstance(v, str) and v in renamed}
+        if references:  # a reference to an unknown card uses its neutral id
+            card = card.model_copy(update={"properties": {**card.properties, **references}})
         cards.append(card)
     neutral_ids = set(renamed.values())
     cards.sort(key=lambda c: (c.id in neutral_ids, c.id if c.id in neutral_ids else ""))

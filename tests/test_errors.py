@@ -138,3 +138,10 @@ def test_a_defect_of_ccg_judge_is_reported_as_such_without_traceback(monkeypatch
     err = capsys.readouterr().err
     assert err.startswith("internal error: RuntimeError: something inside broke — this is a bug in ccg-judge")
     assert "Traceback" not in err
+
+
+def test_a_card_reference_must_name_a_card_of_the_situation(tmp_path):
+    text = (Path(__file__).parent.parent / "examples" / "mtg" / "cryptic-coat.yaml").read_text(encoding="utf-8")
+    assert "attached: coat" in text
+    message = error_of(write(tmp_path, text.replace("attached: coat", "attached: nosuch", 1)))
+    assert "properties.attached: no card with id 'nosuch'" in message

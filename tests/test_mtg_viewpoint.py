@@ -38,6 +38,8 @@ ON_THE_STACK = {
         {"id": "secret", "card": "Exalted Angel", "controller": "p2", "hidden": True, "arrived": 4,
          "open": False, "properties": {"face_down_by": "disguise", "attached": "aura"}},
         {"id": "twin", "card": "Grizzly Bears", "controller": "p2", "arrived": 2},
+        {"id": "aura", "name": "Some Aura", "controller": "p2", "arrived": 4,
+         "properties": {"type": "enchantment", "subtype": "aura"}},
     ],
     "effects": [
         {"id": "paint", "target": "secret", "kind": "set", "what": "color", "value": "blue", "timestamp": 10},
