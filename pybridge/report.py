@@ -81,7 +81,8 @@ def report_text(report: Report, *, title: str = "", phrases: dict[str, str] | No
         lines.append("No action is possible in this situation.")
     for o in report.overridden_effects:
         rule = f" ({_clause(o.clause)})" if o.clause else ""
-        lines.append(f"Effect {o.effect} is set aside: {o.by} prevails by {o.principle.replace('_', '-')}{rule}.")
+        lines.append(f"Effect {o.effect} is set aside under {o.principle.replace('_', '-')}, "
+                     f"because of {o.by}{rule}.")
     for a, b in report.unresolved:
         lines.append(f"Unresolved: effects {a} and {b} contradict and no principle decides between them.")
     for c in report.clamped:
