@@ -60,6 +60,8 @@ class Game:
     board: Board | None = None
     # zone -> who may see the cards in it: "owner" (a hand) or "nobody" (a deck)
     private_zones: dict[str, str] = field(default_factory=dict)
+    # features whose effects act while their card is hidden (the projection keeps those effects)
+    active_while_hidden: tuple[str, ...] = ()
     # properties whose value is the id of another card of the situation
     card_properties: tuple[str, ...] = ()
     # "name/arity" -> a sentence template over {0}, {1}, ... (core phrases, then the game's)
@@ -148,5 +150,6 @@ def load_game(name: str) -> Game:
         private_zones={str(k): str(v) for k, v in (meta.get("private_zones") or {}).items()},
         phrases=_phrases(directory),
         card_properties=tuple(meta.get("card_properties", ())),
+        active_while_hidden=tuple(meta.get("active_while_hidden", ())),
         board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
     )

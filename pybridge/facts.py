@@ -110,6 +110,8 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
         add(_fact("effect", e, String(effect.target), Function(effect.kind, args), Number(effect.timestamp)))
         if effect.source is not None:
             add(_fact("effect_source", e, String(effect.source)))
+        if effect.feature is not None:
+            add(_fact("effect_feature", e, Function(effect.feature)))
         if effect.constant:
             add(_fact("constant", e))
 

@@ -96,6 +96,7 @@ class Effect(Model):
                     "text explicitly overrides; for forbid, what the prohibition is restricted to.")
     timestamp: int = Field(ge=0, description="When the effect was applied; later is larger.")
     source: Ident | None = Field(default=None, description="Id of the card whose feature made it.")
+    feature: Name | None = Field(default=None, description="The source's feature that made it (e.g. stealth).")
     constant: bool = Field(default=True, description="Made by a constant feature.")
 
     @model_validator(mode="after")

@@ -86,10 +86,13 @@ def project(situation: Situation, player: str | None = None) -> Situation:
         cards.append(card)
     neutral_ids = set(renamed.values())
     cards.sort(key=lambda c: (c.id in neutral_ids, c.id if c.id in neutral_ids else ""))
+    # Effects an unknown card's text made are dropped, except those of the features the game
+    # says work while the card is hidden (Berserk: stealth, 532.4): they act on the game.
     effects = [
-        e.model_copy(update={"target": renamed.get(e.target, e.target)})
+        e.model_copy(update={"target": renamed.get(e.target, e.target),
+                             "source": renamed.get(e.source, e.source) if e.source else None})
         for e in situation.effects
-        if e.source not in renamed
+        if e.source not in renamed or e.feature in game.active_while_hidden
     ]
     history = [
         h.model_copy(update={"actor": renamed.get(h.actor, h.actor),
