@@ -27,13 +27,6 @@ def asp_root() -> Path:
     raise JudgeError("the rules base (asp/) is missing from this installation")
 
 
-def schema_root() -> Path:
-    for candidate in (_PACKAGE_DIR / "schema", _PACKAGE_DIR.parent / "schema"):
-        if candidate.is_dir():
-            return candidate
-    return _PACKAGE_DIR.parent / "schema"
-
-
 def known_games() -> list[str]:
     return sorted(p.parent.name for p in asp_root().glob("*/game.yaml"))
 

@@ -165,6 +165,14 @@ def check_data(data: Any, *, source: str) -> None:
     def fail(message: str, parts: list[Any]) -> None:
         raise JudgeError(message, source=source, field=field_path(parts))
 
+    def check_text(text: str, noun: str, parts: list[Any]) -> None:
+        """A text or a key: not too long, and representable in clingo."""
+        if len(text) > limits.string_chars:
+            fail(over(f"a {noun} of {len(text)} characters", limits.string_chars, "string_chars"), parts)
+        problem = _string_problem(text)
+        if problem:
+            fail(f"the {noun} {problem}", parts)
+
     if isinstance(data, dict):
         for key, name in (("cards", "cards"), ("effects", "effects"), ("history", "history")):
             items = data.get(key)
@@ -183,11 +191,7 @@ def check_data(data: Any, *, source: str) -> None:
         if len(parts) > limits.depth:
             fail(over(f"nested more than {limits.depth} levels deep", limits.depth, "depth"), parts)
         if isinstance(value, str):
-            if len(value) > limits.string_chars:
-                fail(over(f"a text of {len(value)} characters", limits.string_chars, "string_chars"), parts)
-            problem = _string_problem(value)
-            if problem:
-                fail(f"the text {problem}", parts)
+            check_text(value, "text", parts)
         elif isinstance(value, bool):
             continue
         elif isinstance(value, int):
@@ -198,11 +202,7 @@ def check_data(data: Any, *, source: str) -> None:
             children = []
             for key, item in value.items():
                 if isinstance(key, str):
-                    if len(key) > limits.string_chars:
-                        fail(over(f"a key of {len(key)} characters", limits.string_chars, "string_chars"), parts)
-                    problem = _string_problem(key)
-                    if problem:
-                        fail(f"a key {problem}", parts)
+                    check_text(key, "key", parts)
                 children.append((item, parts + [key], unused or key in UNUSED_KEYS))
             stack.extend(reversed(children))  # first field first
         elif isinstance(value, (list, tuple)):

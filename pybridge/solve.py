@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
 
 import clingo
 from clingo import ast

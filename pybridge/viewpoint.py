@@ -15,7 +15,7 @@ depend on, or mention, what the card really is.
 from __future__ import annotations
 
 from pybridge.catalogue import Game, load_game
-from pybridge.situation import Card, Event, Situation
+from pybridge.situation import Card, Situation
 
 
 def is_unknown_to(card: Card, player: str, game: Game) -> bool:

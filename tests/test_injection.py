@@ -9,17 +9,16 @@ except by the renaming itself.
 
 from __future__ import annotations
 
-import copy
 import json
-from typing import Any, Callable
+from typing import Callable
 
 import clingo
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fuzz.oracle import SOURCE, assert_clear, canonical, field_resolves, rename, substitute
-from fuzz.strategies import (ALPHA, BETA, EFFECT, HOSTILE_STRINGS, P2, GameSpace, base_situation, fuzz_settings,
+from fuzz.oracle import SOURCE, assert_clear, rename, substitute
+from fuzz.strategies import (BETA, EFFECT, HOSTILE_STRINGS, P2, GameSpace, base_situation, fuzz_settings,
                              fuzzable_games, game_space)
 from pybridge import api
 from pybridge.errors import JudgeError
