@@ -5,12 +5,17 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from clingo import Function, Number, String, Symbol
+
 from pybridge.catalogue import load_game
 from pybridge.errors import JudgeError
 from pybridge.facts import render_facts, situation_facts
-from pybridge.justify import Report, Resolution, Verdict, build_report, build_resolution
+from pybridge.graph import Graph, impossible
+from pybridge.justify import (Cites, Report, Resolution, build_report, build_resolution, finish, group,
+                              verdict_of)
 from pybridge.situation import Situation, check_against_game, load_situation
-from pybridge.solve import solve
+from pybridge.solve import EffectShape, expected_witnesses, solve
+from pybridge.terms import text
 from pybridge.viewpoint import project, unknown_card_ids
 
 
@@ -55,20 +60,28 @@ def facts_text(situation: Situation | str | Path, *, player: str | None = None) 
 
 
 def check(situation: Situation | str | Path, *, player: str | None = None, edition: str | None = None,
-          options: dict[str, str] | None = None, time_limit: float | None = None) -> Report:
-    """Every verdict for the situation, from the viewpoint player's knowledge."""
+          options: dict[str, str] | None = None, time_limit: float | None = None,
+          trees: bool = False) -> Report:
+    """Every verdict for the situation, from the viewpoint player's knowledge, with its cites and its
+    first level of reasons; ``trees`` expands every verdict's justification graph in full."""
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
     viewed = project(s)
+    answer = _solve(situation, s.game, situation_facts(viewed, game), "trees" if trees else "check", time_limit,
+                    _expected(viewed, game))
     try:
-        answer = solve(s.game, situation_facts(viewed, game), time_limit=time_limit, entry=game.entry)
-    except JudgeError as exc:  # a limit of the solver: say which file it was
-        if exc.source is None and not isinstance(situation, Situation):
-            raise JudgeError(exc.message, source=str(situation), field=exc.field) from None
-        raise
-    chosen = {name: s.options.get(name, option.default) for name, option in sorted(game.options.items())}
-    return build_report(answer, game, edition=s.edition or game.default_edition, options=chosen,
-                        viewpoint=s.viewpoint)
+        return build_report(answer, game, edition=s.edition or game.default_edition,
+                            options=_options_in_force(s, game), viewpoint=s.viewpoint, trees=trees)
+    finally:
+        answer.close()
+
+
+def _expected(s: Situation, game):
+    return expected_witnesses((EffectShape(e.target, e.kind, e.source is not None) for e in s.effects), game)
+
+
+def _options_in_force(s: Situation, game) -> dict[str, str]:
+    return {name: s.options.get(name, option.default) for name, option in sorted(game.options.items())}
 
 
 def normalise_action(action: str) -> str:
@@ -78,17 +91,100 @@ def normalise_action(action: str) -> str:
 
 
 def explain(situation: Situation | str | Path, action: str, *, player: str | None = None,
-            **kwargs) -> Verdict:
-    """The verdict on one action, with its full justification."""
-    report = check(situation, player=player, **kwargs)
+            edition: str | None = None, options: dict[str, str] | None = None,
+            time_limit: float | None = None) -> Report:
+    """The verdict on one action with its full justification graph: a report of that verdict alone.
+    An action the situation does not list (not possible under the game's definitions) is answered as
+    impossible, with the definition it fails."""
+    s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
+    game = load_game(s.game)
+    viewed = project(s)
+    answer = _solve(situation, s.game, situation_facts(viewed, game), "trees", time_limit, _expected(viewed, game))
+    grouped = group(answer)
     wanted = normalise_action(action)
-    matches = [v for v in report.verdicts if normalise_action(v.action) == wanted]
-    if not matches:
-        known = sorted({v.action for v in report.verdicts})
-        raise JudgeError(f"no action {action!r} is possible in this situation; known actions: "
-                         + ("; ".join(known) if known else "(none)"), field="ACTION")
-    own = [v for v in matches if v.player == report.viewpoint]
-    return (own or matches)[0]
+    keys = [k for k in grouped.by["candidate"] if normalise_action(text(k[1])) == wanted]
+    keys.sort(key=lambda k: (text(k[0]) != s.viewpoint, text(k[0])))  # the asker's own action first
+    cites = Cites(game, answer.compiled.principles)
+    principle_of = {clause: name for name, clause in answer.compiled.principles.items()}
+    try:
+        if keys:
+            graph = Graph(answer, game, cites)
+            verdict = verdict_of(keys[0], grouped, cites, principle_of)
+            graph.expand_verdict(verdict, keys[0], grouped)
+        else:
+            term = parse_action(action, game, viewed)
+            verdict, graph = impossible(answer, game, cites, String(s.viewpoint), term)
+        return finish(answer, game, [verdict], edition=s.edition or game.default_edition,
+                      options=_options_in_force(s, game), viewpoint=s.viewpoint, graph=graph)
+    finally:
+        answer.close()
+
+
+def _solve(origin, game_name, facts, mode, time_limit, expected):
+    try:
+        return solve(game_name, facts, mode=mode, time_limit=time_limit, expected=expected)
+    except JudgeError as exc:  # a limit of the solver: say which file it was
+        if exc.source is None and not isinstance(origin, Situation):
+            raise JudgeError(exc.message, source=str(origin), field=exc.field) from None
+        raise
+
+
+def parse_action(action: str, game, s: Situation) -> Symbol:
+    """An action as people write it (``shot(elf, hidden@p2:3.1)``) as the term the rules use: the
+    arguments the game's action declares as cards (or players) are ids (strings), the rest constants
+    or numbers. Refused when the game has no such action or the arguments do not fit."""
+    name, args = _split_term(action)
+    roles = game.actions.get(name)
+    if roles is None:
+        raise JudgeError(f"unknown action {name!r}; {game.name} actions are: {', '.join(sorted(game.actions))}",
+                         field="ACTION")
+    if len(args) != len(roles):
+        raise JudgeError(f"{name} takes {len(roles)} arguments ({', '.join(roles)}), got {len(args)}",
+                         field="ACTION")
+    ids = {c.id for c in s.cards} | {p.id for p in s.players}
+    terms_: list[Symbol] = []
+    for role, arg in zip(roles, args):
+        if arg.startswith('"') and arg.endswith('"') and len(arg) >= 2:
+            terms_.append(String(arg[1:-1]))
+        elif role in CARD_ROLES or arg in ids:
+            if arg not in ids:
+                raise JudgeError(f"no card or player {arg!r} in this situation (argument {role} of {name})",
+                                 field="ACTION")
+            terms_.append(String(arg))
+        elif arg.lstrip("-").isdigit():
+            terms_.append(Number(int(arg)))
+        elif _CONSTANT.fullmatch(arg):
+            terms_.append(Function(arg))
+        else:
+            raise JudgeError(f"argument {role} of {name} must be a card id, a name or a number, got {arg!r}",
+                             field="ACTION")
+    return Function(name, terms_)
+
+
+# Roles of action arguments (game.yaml `actions:`) that name a card of the situation.
+CARD_ROLES = frozenset({"actor", "target", "attacker", "defender", "card"})
+_CONSTANT = re.compile(r"[a-z][A-Za-z0-9_]*")
+
+
+def _split_term(action: str) -> tuple[str, list[str]]:
+    text_ = action.strip()
+    match = re.fullmatch(r"([a-z][A-Za-z0-9_]*)\s*(?:\((.*)\))?", text_, flags=re.S)
+    if match is None:
+        raise JudgeError(f"expected an action like name(argument, ...), got {action!r}", field="ACTION")
+    inner = match.group(2)
+    args: list[str] = []
+    if inner is not None and inner.strip():
+        depth, current = 0, ""
+        for ch in inner:
+            if ch == "," and depth == 0:
+                args.append(current.strip())
+                current = ""
+                continue
+            depth += ch == "("
+            depth -= ch == ")"
+            current += ch
+        args.append(current.strip())
+    return match.group(1), args
 
 
 def _id_pattern(ids) -> re.Pattern:
@@ -103,25 +199,30 @@ def _swap_ids(action: str, mapping: dict[str, str]) -> str:
 
 def resolve(situation: Situation | str | Path, action: str, *, player: str | None = None,
             edition: str | None = None, options: dict[str, str] | None = None,
-            time_limit: float | None = None) -> Resolution:
+            time_limit: float | None = None) -> tuple[Resolution, Report]:
     """Resolve a declared action against the truth: the hidden cards it names are revealed (the
     declaring card and its targets), and the action is judged on the unprojected situation.
     Legal -> executed; illegal -> not executed but paid (the game's clause for that, e.g. 532.7)."""
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
-    declared = explain(s, action, time_limit=time_limit)
-    if declared.verdict != "legal":
-        raise JudgeError(f"{declared.action} cannot be declared: it is illegal ({', '.join(declared.cites)})",
+    declared = check(s, time_limit=time_limit)
+    wanted = normalise_action(action)
+    found = [v for v in declared.verdicts if normalise_action(v.action) == wanted]
+    found.sort(key=lambda v: v.player != s.viewpoint)
+    if not found:
+        raise JudgeError(f"{action} is not an action that can be declared here", field="ACTION")
+    verdict = found[0]
+    if verdict.verdict != "legal":
+        raise JudgeError(f"{verdict.action} cannot be declared: it is illegal ({', '.join(verdict.cites)})",
                          field="ACTION")
     to_real = {neutral: real for real, neutral in unknown_card_ids(s, s.viewpoint).items()}
-    real_action = _swap_ids(declared.action, to_real)
+    real_action = _swap_ids(verdict.action, to_real)
     named = set(_id_pattern([c.id for c in s.cards]).findall(real_action)) if s.cards else set()
     revealed = sorted(c.id for c in s.cards if c.hidden and c.id in named)
     cards = [c.model_copy(update={"hidden": False}) if c.id in revealed else c for c in s.cards]
-    truth = s.model_copy(update={"cards": cards, "viewpoint": declared.player})
+    truth = s.model_copy(update={"cards": cards, "viewpoint": verdict.player})
     game = load_game(s.game)
-    answer = solve(s.game, situation_facts(truth, game), time_limit=time_limit, entry=game.entry)
-    chosen = {name: s.options.get(name, option.default) for name, option in sorted(game.options.items())}
-    report = build_report(answer, game, edition=s.edition or game.default_edition, options=chosen,
-                          viewpoint=declared.player)
-    return build_resolution(answer, report, player=declared.player, declared=declared.action,
-                            action=real_action, revealed=revealed, game=game)
+    answer = _solve(situation, s.game, situation_facts(truth, game), "check", time_limit, _expected(truth, game))
+    report = build_report(answer, game, edition=s.edition or game.default_edition,
+                          options=_options_in_force(s, game), viewpoint=verdict.player)
+    return build_resolution(report, answer, game, player=verdict.player, declared=verdict.action,
+                            action=real_action, revealed=revealed), report

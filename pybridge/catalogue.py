@@ -15,13 +15,23 @@ from pybridge.encodings import asp_root, game_dir
 from pybridge.errors import JudgeError
 
 
+CLAUSE_KINDS = ("rule", "vocabulary", "bookkeeping")
+
+
 @dataclass(frozen=True)
 class Clause:
+    """A clause of a game's catalogue. ``kind`` says whether verdicts cite it: a ``rule`` (a
+    numbered clause, a card-text mechanic, a reading of the model) is cited; ``vocabulary`` and
+    ``bookkeeping`` rules stay in the justification graph but out of ``cites``. A core mechanism
+    with a ``principle`` is cited as the game's clause for that principle."""
+
     id: str
     heading: str
     summary: str
     seed: str = ""
     editions: tuple[str, ...] = ("all",)
+    kind: str = "rule"
+    principle: str | None = None
 
 
 @dataclass(frozen=True)
@@ -66,9 +76,21 @@ class Game:
     card_properties: tuple[str, ...] = ()
     # "name/arity" -> a sentence template over {0}, {1}, ... (core phrases, then the game's)
     phrases: dict[str, str] = field(default_factory=dict)
+    # predicates whose atoms are rare and whose cites reach far: the why layer is specialised to
+    # the ones a situation has (pybridge.solve); the core declares its own
+    witnesses: tuple[tuple[str, int], ...] = ()
 
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
+
+    def clause_kind(self, clause_id: str) -> str:
+        """How a clause counts for citations; an id the catalogue lacks counts as a rule (lint reports it)."""
+        clause = self.clauses.get(clause_id)
+        return clause.kind if clause is not None else "rule"
+
+    def principle_of(self, clause_id: str) -> str | None:
+        clause = self.clauses.get(clause_id)
+        return clause.principle if clause is not None else None
 
     def card(self, name: str, *, source: str | None, field_path: str) -> dict[str, Any]:
         try:
@@ -83,10 +105,14 @@ class Game:
             ) from None
 
 
+# The game's own files are trusted and read on every start: use libyaml's loader where present.
+_TRUSTED_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _read_yaml(path: Path) -> Any:
     try:
         with path.open(encoding="utf-8") as handle:
-            return yaml.safe_load(handle)
+            return yaml.load(handle, Loader=_TRUSTED_LOADER)
     except FileNotFoundError:
         raise JudgeError("file not found", source=path.name) from None
     except yaml.YAMLError as exc:
@@ -96,12 +122,17 @@ def _read_yaml(path: Path) -> Any:
 def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
     result: dict[str, Clause] = {}
     for item in data.get("clauses", []):
+        kind = str(item.get("kind", "rule"))
+        if kind not in CLAUSE_KINDS:
+            raise JudgeError(f"clause {item['id']!r}: unknown kind {kind!r}; expected one of {', '.join(CLAUSE_KINDS)}")
         clause = Clause(
             id=str(item["id"]),
             heading=str(item.get("heading", "")),
             summary=str(item.get("summary", "")),
             seed=str(item.get("seed", "")),
             editions=tuple(str(e) for e in item.get("editions", ["all"])),
+            kind=kind,
+            principle=str(item["principle"]) if item.get("principle") else None,
         )
         result[clause.id] = clause
     return result
@@ -152,4 +183,12 @@ def load_game(name: str) -> Game:
         card_properties=tuple(meta.get("card_properties", ())),
         active_while_hidden=tuple(meta.get("active_while_hidden", ())),
         board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
+        witnesses=tuple(_signature(w) for w in meta.get("witnesses", ())),
     )
+
+
+def _signature(text: str) -> tuple[str, int]:
+    name, _, arity = str(text).rpartition("/")
+    if not name or not arity.isdigit():
+        raise JudgeError(f"game.yaml: witnesses: expected name/arity, got {text!r}")
+    return (name, int(arity))

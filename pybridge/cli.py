@@ -14,7 +14,7 @@ from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
 from pybridge.errors import JudgeError
 from pybridge.lint import lint as run_lint
-from pybridge.report import explain_text, report_text, resolution_text, to_json
+from pybridge.report import explain_text, report_text, resolution_text, to_data, to_json
 from pybridge.rulings import ruling_files, run_ruling
 from pybridge.schemas import schema_files
 from pybridge.solve import DEFAULT_TIME_LIMIT
@@ -58,11 +58,13 @@ def cli(verbose: bool) -> None:
 @option_opt
 @json_opt
 @limit_opt
+@click.option("--trees", is_flag=True, help="Expand every verdict's justification graph in full.")
 def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-          time_limit: float | None) -> None:
+          time_limit: float | None, trees: bool) -> None:
     """Every verdict for SITUATION, with the clauses behind each."""
     edition, options = _options(option_pairs)
-    report = api.check(situation, player=player, edition=edition, options=options, time_limit=time_limit)
+    report = api.check(situation, player=player, edition=edition, options=options, time_limit=time_limit,
+                       trees=trees)
     if as_json:
         click.echo(to_json(report))
     else:
@@ -79,11 +81,13 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
 @limit_opt
 def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
             time_limit: float | None) -> None:
-    """The verdict on ACTION (e.g. 'strike_attack(elf, foe)') with its full justification tree."""
+    """The verdict on ACTION (e.g. 'strike_attack(elf, foe)') with its full justification graph; an
+    action the situation does not offer is explained as not possible."""
     edition, options = _options(option_pairs)
-    verdict = api.explain(situation, action, player=player, edition=edition, options=options,
-                          time_limit=time_limit)
-    click.echo(to_json(verdict) if as_json else explain_text(verdict, api.game_of(situation).phrases))
+    report = api.explain(situation, action, player=player, edition=edition, options=options,
+                         time_limit=time_limit)
+    click.echo(to_json(report) if as_json else explain_text(report, report.verdicts[0],
+                                                           load_game(report.game).phrases))
 
 
 @cli.command()
@@ -98,9 +102,9 @@ def resolve(situation: Path, action: str, player: str | None, option_pairs: tupl
     """Resolve a declared ACTION against the truth (its hidden cards revealed): executed, or not
     executed but paid."""
     edition, options = _options(option_pairs)
-    result = api.resolve(situation, action, player=player, edition=edition, options=options,
-                         time_limit=time_limit)
-    click.echo(to_json(result) if as_json else resolution_text(result, api.game_of(situation).phrases))
+    result, report = api.resolve(situation, action, player=player, edition=edition, options=options,
+                                 time_limit=time_limit)
+    click.echo(to_json(result) if as_json else resolution_text(result, report, load_game(report.game).phrases))
 
 
 @cli.command()
@@ -122,7 +126,8 @@ def schema(report: bool, write_dir: Path | None) -> None:
             (write_dir / name).write_text(text, encoding="utf-8")
             click.echo(f"wrote {write_dir / name}")
         return
-    click.echo(schema_files()["report-v1.json" if report else "situation-v1.json"], nl=False)
+    files = schema_files()
+    click.echo(files[next(n for n in files if n.startswith("report-" if report else "situation-"))], nl=False)
 
 
 @cli.command("test")
@@ -191,8 +196,8 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], as_json: b
             sb = (vb.verdict, vb.cites) if vb else ("impossible", [])
             if sa != sb:
                 changes.append({"situation": str(path), "player": player, "action": action,
-                                option_pairs[0]: va.model_dump(mode="json") if va else None,
-                                option_pairs[1]: vb.model_dump(mode="json") if vb else None,
+                                option_pairs[0]: to_data(va) if va else None,
+                                option_pairs[1]: to_data(vb) if vb else None,
                                 "summary": [f"{sa[0]} {sa[1]}", f"{sb[0]} {sb[1]}"]})
     if as_json:
         click.echo(json.dumps(changes, ensure_ascii=False, indent=2))

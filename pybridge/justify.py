@@ -1,289 +1,427 @@
-"""Answer set -> verdicts with justification trees. The only module that
-knows the names of the output (judgement) predicates.
+"""Answer set -> verdicts with their reasons and cites; justification graphs on
+demand. The only module that knows the names of the output (judgement)
+predicates.
 
-Every derived atom carries ``_why`` records (see :mod:`pybridge.solve`):
-which rule derived it from which premises. A tree is read off them down to
-the situation's facts; the clause of each node comes from the judgement
-atom's own rule-id argument or from the banner above the rule.
+A verdict's **cites** are the clauses it rests on: the clause of every rule
+instance on its derivation, from its candidate and its reasons down to the
+situation's facts (vocabulary and bookkeeping clauses aside), the principle
+that set aside an effect it depends on, and what overrode a prohibition it
+escaped. ``check`` reads the clauses its reason atoms name off the atoms and
+the rest from the why layer (``_v``, see :mod:`pybridge.compiler`); the full
+graph (``explain``, ``check --trees``, :mod:`pybridge.graph`) is walked from the
+records the trees program keeps, and gathers the same cites from its nodes.
+
+The graph is shared: each atom is one node, with an id; reasons and premises
+point at node ids. The result types are plain dataclasses (cheap to build for
+every verdict); their JSON Schema and their JSON come from pydantic.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Literal
+from functools import lru_cache
+from dataclasses import dataclass, field
+from typing import Annotated, Iterable, Literal
 
-import clingo
-from clingo import ast
-from pydantic import BaseModel, Field
+from clingo import Symbol, SymbolType
+from pydantic import Field
 
+from pybridge import terms
 from pybridge.catalogue import Game
-from pybridge.solve import WHY, Answer, RuleInfo
+from pybridge.compiler import CLAUSE_ARGUMENT, PRINCIPLE_ARGUMENT
+from pybridge.solve import Answer
+from pybridge.terms import text
 
 REPORT_SCHEMA = "ccg-judge/report"
-REPORT_VERSION = 1
-ABSENT_CANDIDATE = "absent"
+REPORT_VERSION = 2
 
 
 # --------------------------------------------------------------------------
-# Result types
+# Result types (the JSON report schema is generated from these)
 
 
-class ClauseRef(BaseModel):
-    id: str
+@dataclass(slots=True)
+class ClauseInfo:
     heading: str = ""
     summary: str = ""
 
 
-class Node(BaseModel):
-    """One step of a justification: an atom, the rule and clause that
-    derived it, the variable bindings, and its premises."""
+@dataclass(slots=True)
+class Derivation:
+    """A rule instance: the rule, its clause, the bindings, the premises it rests on (node ids) and the
+    atoms it required not to hold (node ids)."""
 
-    atom: str
-    kind: Literal["derived", "fact", "absent", "unexplained"]
-    predicate: str = Field(default="", description="name/arity of the atom, for wording it (phrases.yaml).")
-    arguments: list[str] = Field(default_factory=list, description="The atom's arguments, as text.")
-    clause: ClauseRef | None = None
-    rule: str | None = None
-    bindings: dict[str, str] = Field(default_factory=dict)
-    premises: list[Node] = Field(default_factory=list)
-    absent: list[str] = Field(default_factory=list, description="Atoms the rule required to be false.")
-
-
-class Reason(BaseModel):
-    """A clause behind a verdict, with every derivation of it that held."""
-
-    clause: ClauseRef
-    grounds: list[Node]
+    rule: Annotated[int, Field(description="Index of the rule in the report's 'rules'.")]
+    clause: Annotated[str | None, Field(description="The clause of the instance: the one its judgement names, "
+                                                    "else the banner above the rule.")] = None
+    cites: Annotated[list[str], Field(description="The clauses this instance itself names (its judgement's "
+                                                    "clause, its principle, its rule's banner), kept to the "
+                                                    "cited kinds.")] = field(default_factory=list)
+    bindings: dict[str, str] = field(default_factory=dict)
+    premises: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
+    near: Annotated[bool, Field(description="A near derivation: it holds but for one premise, itself nearly "
+                                            "derived, or but for what overrode it.")] = False
 
 
-class Lifted(BaseModel):
-    """A prohibition that was overridden, and the clause that overrode it."""
+@dataclass(slots=True)
+class Node:
+    """One atom of the justification graph."""
 
-    clause: ClauseRef
-    by: ClauseRef
-    principle: str
-    grounds: list[Node]
-
-
-class Waived(BaseModel):
-    """One condition of a prohibition that card text explicitly overrides. The clause is lifted
-    (listed in ``lifted``) only when every condition the action fails is waived; otherwise it
-    still blocks, and this records what was overridden."""
-
-    clause: ClauseRef
-    condition: str
-    by: ClauseRef
-    principle: str
-    grounds: list[Node]
+    atom: Annotated[str, Field(description="The atom, as people read it.")]
+    predicate: Annotated[str, Field(description="name/arity, for wording it (phrases.yaml).")]
+    arguments: Annotated[list[str], Field(description="The atom's arguments, as text.")]
+    kind: Annotated[Literal["derived", "fact", "absent"], Field(
+        description="derived: by a rule; fact: of the situation or of the rules base; absent: an atom a rule "
+                    "required not to hold.")]
+    derivations: Annotated[list[Derivation], Field(
+        description="The rule instances that derived it; empty until expanded.")] = field(default_factory=list)
+    expanded: Annotated[bool, Field(description="Whether its derivations are listed (explain and --trees "
+                                                "expand every node).")] = False
+    overridden_by: Annotated[list[Derivation], Field(
+        description="An absent atom: its near derivations, but for an effect set aside or a property "
+                    "replaced.")] = field(default_factory=list)
 
 
-class Assumption(BaseModel):
+@dataclass(slots=True)
+class RuleInfo:
+    text: str
+    file: str
+    clause: str | None = None
+
+
+@dataclass(slots=True)
+class Reason:
+    """Why a verdict is what it is: a clause, and the node of the atom that carries it."""
+
+    role: Annotated[Literal["granted", "blocked", "lifted", "waived", "obliged", "definition"], Field(
+        description="definition: (an impossible action) a definition it fails, its node the candidate it is not.")]
+    clause: str
+    node: Annotated[str | None, Field(description="Node id of the reason's atom in the graph (with trees).")] = None
+    by: Annotated[str | None, Field(description="lifted/waived: the clause that overrode it.")] = None
+    principle: Annotated[str | None, Field(description="lifted/waived: the principle that did.")] = None
+    condition: Annotated[str | None, Field(description="waived: the condition card text overrides.")] = None
+    by_node: Annotated[str | None, Field(description="lifted/waived: node id of the overriding atom.")] = None
+
+
+@dataclass(slots=True)
+class Assumption:
     """What the acting player treats an opponent's hidden card as having (or lacking)."""
 
     card: str
     property: str
     value: Literal["has", "lacks"]
-    clause: ClauseRef
-    grounds: list[Node] = Field(default_factory=list)
+    clause: str
+    node: str | None = None
 
 
-class Verdict(BaseModel):
+@dataclass(slots=True)
+class Consequence:
+    effect: str
+    cites: Annotated[list[str], Field(description="Clause ids it rests on, the action's legality aside.")]
+    node: str | None = None
+
+
+@dataclass(slots=True)
+class Verdict:
     player: str
     action: str
-    verdict: Literal["legal", "illegal"]
-    cites: list[str] = Field(description="Clause ids the verdict rests on, sorted.")
-    granted_by: list[Reason]
-    blocked_by: list[Reason] = Field(default_factory=list)
-    lifted: list[Lifted] = Field(default_factory=list)
-    waived: list[Waived] = Field(
-        default_factory=list, description="Conditions of prohibitions that card text explicitly overrides.")
-    obliged_by: list[Reason] = Field(default_factory=list)
-    consequences: list[str] = Field(default_factory=list)
-    consequence_grounds: list[Node] = Field(
-        default_factory=list, description="How each consequence was derived (one tree per derivation).")
-    certainty: Literal["every", "some"] = Field(
-        default="every",
+    verdict: Annotated[Literal["legal", "illegal", "impossible"], Field(
+        description="impossible: not an action the game's definitions allow here (explain only).")]
+    cites: Annotated[list[str], Field(description="Clause ids the verdict rests on, sorted.")]
+    certainty: Annotated[Literal["every", "some"], Field(
         description="'every': the verdict holds under every admissible treatment of the opponent's hidden "
-                    "cards (cautious); 'some': it holds under at least one (brave), the witness is in 'treatment'.")
-    treatment: list[Assumption] = Field(
-        default_factory=list, description="The witness treatment of hidden cards a 'some' verdict rests on.")
+                    "cards (cautious); 'some': under at least one (brave), the witness is in 'treatment'.")] = "every"
+    reasons: list[Reason] = field(default_factory=list)
+    treatment: Annotated[list[Assumption], Field(
+        description="The witness treatment of hidden cards a 'some' verdict rests on.")] = field(default_factory=list)
+    consequences: list[Consequence] = field(default_factory=list)
+    obligations: list[Reason] = field(default_factory=list)
+    node: Annotated[str | None, Field(description="Node id of the verdict's atom (legal/illegal; for an "
+                                                  "impossible action, the candidate it is not).")] = None
+
+    def reasons_of(self, *roles: str) -> list[Reason]:
+        return [r for r in self.reasons if r.role in roles]
+
+    @property
+    def consequence_texts(self) -> list[str]:
+        return [c.effect for c in self.consequences]
 
 
-class OverriddenEffect(BaseModel):
+@dataclass(slots=True)
+class OverriddenEffect:
     effect: str
     by: str
     principle: str
-    clause: ClauseRef | None
+    clause: str | None = None
 
 
-class Clamp(BaseModel):
+@dataclass(slots=True)
+class Clamp:
     """A value the zero rule raised to 0."""
 
     card: str
     value: str
     index: int
     computed: int
-    clause: ClauseRef
+    clause: str
 
 
-class Report(BaseModel):
-    schema_id: Literal["ccg-judge/report"] = Field(default=REPORT_SCHEMA, alias="schema")
-    version: Literal[1] = REPORT_VERSION
+@dataclass(slots=True)
+class Report:
     game: str
     edition: str
     options: dict[str, str]
     viewpoint: str
     verdicts: list[Verdict]
-    overridden_effects: list[OverriddenEffect] = Field(default_factory=list)
-    unresolved: list[list[str]] = Field(default_factory=list, description="Pairs of clashing effects no principle decides.")
-    clamped: list[Clamp] = Field(default_factory=list, description="Values the zero rule raised to 0.")
-    atoms: list[str] = Field(description="The judgement atoms exactly as clingo prints them, sorted.")
-
-    model_config = {"populate_by_name": True}
+    atoms: Annotated[list[str], Field(description="The judgement atoms exactly as clingo prints them, sorted.")]
+    schema: Literal["ccg-judge/report"] = REPORT_SCHEMA
+    version: Literal[2] = REPORT_VERSION
+    trees: Annotated[bool, Field(description="Every node expanded (explain, check --trees); otherwise only "
+                                             "the first level of reasons.")] = False
+    nodes: Annotated[dict[str, Node], Field(
+        description="The justification graph: the nodes reasons and premises point at.")] = field(default_factory=dict)
+    rules: Annotated[dict[str, RuleInfo], Field(
+        description="The rules the graph's derivations name, by index.")] = field(default_factory=dict)
+    clauses: Annotated[dict[str, ClauseInfo], Field(
+        description="Heading and summary of every clause the report names.")] = field(default_factory=dict)
+    overridden_effects: list[OverriddenEffect] = field(default_factory=list)
+    unresolved: Annotated[list[list[str]], Field(
+        description="Pairs of clashing effects no principle decides.")] = field(default_factory=list)
+    clamped: Annotated[list[Clamp], Field(description="Values the zero rule raised to 0.")] = field(default_factory=list)
 
     def verdict(self, player: str, action: str) -> Verdict | None:
         return next((v for v in self.verdicts if v.player == player and v.action == action), None)
 
 
 # --------------------------------------------------------------------------
-# Rendering symbols for people
+# Building the report
 
 
-def text(symbol: clingo.Symbol) -> str:
-    """A term as people read it: strings unquoted, tuples in parentheses."""
-    if symbol.type == clingo.SymbolType.String:
-        return symbol.string
-    if symbol.type == clingo.SymbolType.Function:
-        args = ", ".join(text(a) for a in symbol.arguments)
-        if not symbol.name:
-            return f"({args}{',' if len(symbol.arguments) == 1 else ''})"
-        return f"{symbol.name}({args})" if symbol.arguments else symbol.name
-    return str(symbol)
+@dataclass
+class Grouped:
+    """The judgement atoms of an answer, grouped by (player, action), each with its arguments."""
+
+    by: dict[str, dict[tuple, list[tuple]]]
+    legal: set[tuple]
+    in_every: set[tuple]
+    in_some: set[tuple]
+    exempt: dict[tuple, list[tuple]]
+    extra_cites: dict[tuple, set[str]]
+    consequence_cites: dict[tuple, set[str]]
 
 
-# --------------------------------------------------------------------------
-# Reading _why records
+REASON_ATOMS = ("candidate", "forbidden", "exempt", "waived", "obliged", "consequence", "assumed")
 
 
-def _unify(pattern: ast.AST, symbol: clingo.Symbol, bindings: dict[str, clingo.Symbol]) -> None:
-    kind = pattern.ast_type
-    if kind == ast.ASTType.Variable:
-        bindings.setdefault(pattern.name, symbol)
-    elif kind == ast.ASTType.Function and symbol.type == clingo.SymbolType.Function:
-        if len(pattern.arguments) == len(symbol.arguments):
-            for sub, arg in zip(pattern.arguments, symbol.arguments):
-                _unify(sub, arg, bindings)
+def group(answer: Answer) -> Grouped:
+    """Each shown atom's arguments are read once (reading a clingo Symbol is a call into clingo)."""
+    shown = answer.shown
+    by: dict[str, dict[tuple, list[tuple]]] = {}
+    for name in REASON_ATOMS:
+        grouped: dict[tuple, list[tuple]] = defaultdict(list)
+        for atom in shown.get(name, ()):
+            args = tuple(atom.arguments)
+            grouped[args[:2]].append(args + (atom,))
+        by[name] = grouped
+    pairs = lambda name: {tuple(a.arguments) for a in shown.get(name, ())}  # noqa: E731
+    exempt: dict[tuple, list[tuple]] = defaultdict(list)
+    for items in by["exempt"].values():
+        for args in items:
+            exempt[args[:3]].append(args)
+    extra: dict[tuple, set[str]] = defaultdict(set)
+    for atom in shown.get("_v", ()):
+        p, a, c = atom.arguments
+        extra[(p, a)].add(text(c))
+    consequence_cites: dict[tuple, set[str]] = defaultdict(set)
+    for atom in shown.get("_c_consequence_3", ()):
+        p, a, x, c = atom.arguments
+        consequence_cites[(p, a, x)].add(text(c))
+    return Grouped(by=by, legal=pairs("legal"), in_every=pairs("legal_in_every"), in_some=pairs("legal_in_some"),
+                   exempt=exempt, extra_cites=extra, consequence_cites=consequence_cites)
 
 
-class Explainer:
-    def __init__(self, answer: Answer, game: Game):
+class Nodes:
+    """The graph's nodes, one per atom, numbered in the order they are first named."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, Node] = {}
+        self.ids: dict[Symbol, str] = {}
+        self.atoms: dict[str, Symbol] = {}
+
+    def __call__(self, atom: Symbol, kind: str = "derived") -> str:
+        found = self.ids.get(atom)
+        if found is not None:
+            return found
+        ident = f"n{len(self.ids) + 1}"
+        self.ids[atom] = ident
+        self.atoms[ident] = atom
+        self.nodes[ident] = Node(atom=text(atom), predicate=f"{atom.name}/{len(atom.arguments)}",
+                                 arguments=terms.argument_texts(atom), kind=kind)
+        return ident
+
+
+class Cites:
+    """The clauses the atoms of an answer name, kept to the citeable ones."""
+
+    def __init__(self, game: Game, principles: dict[str, str]):
         self.game = game
-        self.rules: dict[int, RuleInfo] = {r.index: r for r in answer.rules}
-        self.facts = answer.facts
-        self.supports: dict[clingo.Symbol, list[tuple[int, tuple, tuple]]] = defaultdict(list)
-        for atom in answer.atoms:
-            if atom.name == WHY and len(atom.arguments) == 4:
-                index, head, pos, neg = atom.arguments
-                self.supports[head].append((index.number, tuple(pos.arguments), tuple(neg.arguments)))
-        for entries in self.supports.values():
-            entries.sort(key=lambda e: (e[0], [str(p) for p in e[1]]))
-        self.level = self._levels()
+        self.principles = principles
+        self._kind: dict[str, bool] = {}
 
-    def _levels(self) -> dict[clingo.Symbol, int]:
-        """Derivation depth: facts 0, others one more than their deepest premise."""
-        level = {f: 0 for f in self.facts}
-        changed = True
-        while changed:
-            changed = False
-            for head, entries in self.supports.items():
-                for _, pos, _ in entries:
-                    if all(p in level for p in pos):
-                        depth = 1 + max((level[p] for p in pos), default=0)
-                        if depth < level.get(head, 1 << 30):
-                            level[head] = depth
-                            changed = True
-        return level
+    def citeable(self, clause_id: str) -> bool:
+        known = self._kind.get(clause_id)
+        if known is None:
+            known = self._kind[clause_id] = self.game.clause_kind(clause_id) == "rule"
+        return known
 
-    def clause_ref(self, clause_id: str) -> ClauseRef:
-        clause = self.game.clause(clause_id)
-        if clause is None:
-            return ClauseRef(id=clause_id)
-        return ClauseRef(id=clause.id, heading=clause.heading, summary=clause.summary)
+    def named(self, atom: Symbol) -> str | None:
+        """The clause a judgement atom names (its clause argument, or its principle's clause)."""
+        sig = (atom.name, len(atom.arguments))
+        position = CLAUSE_ARGUMENT.get(sig)
+        if position is not None:
+            value = atom.arguments[position]
+            return value.string if value.type == SymbolType.String else None
+        position = PRINCIPLE_ARGUMENT.get(sig)
+        if position is not None:
+            return self.principles.get(str(atom.arguments[position]))
+        return None
 
-    def _clause_of(self, rule: RuleInfo, head: clingo.Symbol) -> ClauseRef | None:
-        cited = _cited_clause(head)
-        if cited is not None:
-            return self.clause_ref(cited)
-        return self.clause_ref(rule.clause) if rule.clause else None
-
-    def _node(self, atom: clingo.Symbol, support: tuple[int, tuple, tuple] | None, depth: int) -> Node:
-        if support is None:
-            if atom in self.facts:
-                return Node(atom=text(atom), kind="fact", **_parts(atom))
-            return Node(atom=text(atom), kind="unexplained", **_parts(atom))
-        index, pos, neg = support
-        rule = self.rules[index]
-        bindings: dict[str, clingo.Symbol] = {}
-        _unify(rule.head, atom, bindings)
-        for pattern, premise in zip(rule.positive, pos):
-            _unify(pattern, premise, bindings)
-        premises = [self.tree(p, depth + 1) for p in pos] if depth < 40 else []
-        return Node(
-            atom=text(atom),
-            kind="derived",
-            **_parts(atom),
-            clause=self._clause_of(rule, atom),
-            rule=rule.text,
-            bindings={k: text(v) for k, v in sorted(bindings.items()) if not k.startswith("Anonymous")},
-            premises=premises,
-            absent=[text(n) for n in neg],
-        )
-
-    def best_support(self, atom: clingo.Symbol):
-        entries = self.supports.get(atom)
-        if not entries:
-            return None
-        # a well-founded derivation: all premises strictly shallower than the atom
-        mine = self.level.get(atom, 1 << 30)
-        for entry in entries:
-            if all(self.level.get(p, 1 << 30) < mine for p in entry[1]):
-                return entry
-        return entries[0]
-
-    def tree(self, atom: clingo.Symbol, depth: int = 0) -> Node:
-        return self._node(atom, self.best_support(atom), depth)
-
-    def all_trees(self, atom: clingo.Symbol) -> list[Node]:
-        """One tree per rule instance that derived the atom (every ground of a verdict)."""
-        entries = self.supports.get(atom) or [None]
-        return [self._node(atom, entry, 0) for entry in entries]
+    def keep(self, ids: Iterable[str]) -> set[str]:
+        return {c for c in ids if c and self.citeable(c)}
 
 
-def _parts(atom: clingo.Symbol) -> dict[str, Any]:
-    if atom.type != clingo.SymbolType.Function:
-        return {}
-    return {"predicate": f"{atom.name}/{len(atom.arguments)}", "arguments": [text(a) for a in atom.arguments]}
+def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str, str], viewpoint: str,
+                 trees: bool = False) -> Report:
+    """Every verdict of the answer with its cites and its first level of reasons; with ``trees`` (an
+    answer of the trees program) the justification graph of every verdict, expanded in full."""
+    grouped = group(answer)
+    cites = Cites(game, answer.compiled.principles)
+    principle_of = {clause: name for name, clause in answer.compiled.principles.items()}
+    graph = None
+    if trees:
+        from pybridge.graph import Graph  # the full graph, only when asked for
+        graph = Graph(answer, game, cites)
+    verdicts = []
+    for key in sorted(grouped.by["candidate"], key=lambda k: (text(k[0]), text(k[1]))):
+        verdict = verdict_of(key, grouped, cites, principle_of)
+        if graph is not None:
+            graph.expand_verdict(verdict, key, grouped)
+        verdicts.append(verdict)
+    return finish(answer, game, verdicts, edition=edition, options=options, viewpoint=viewpoint, graph=graph)
 
 
-def _cited_clause(head: clingo.Symbol) -> str | None:
-    """The rule-id argument of a judgement atom."""
-    name, args = head.name, head.arguments
-    if name in ("candidate", "forbidden", "obliged") and len(args) == 3 and args[2].type == clingo.SymbolType.String:
-        return args[2].string
-    if name == "violation" and len(args) == 4 and args[2].type == clingo.SymbolType.String:
-        return args[2].string
-    if name == "waived" and len(args) == 5 and args[4].type == clingo.SymbolType.String:
-        return args[4].string
-    if name == "exempt" and len(args) == 4 and args[3].type == clingo.SymbolType.String:
-        return args[3].string
-    return None
+def finish(answer: Answer, game: Game, verdicts: list[Verdict], *, edition: str, options: dict[str, str],
+           viewpoint: str, graph=None) -> Report:
+    shown = answer.shown
+    named: set[str] = set()
+    overridden = []
+    for atom in sorted(shown.get("ignored", ())):
+        effect, by, principle = atom.arguments
+        clause_id = answer.compiled.principles.get(str(principle))
+        named.add(clause_id or "")
+        overridden.append(OverriddenEffect(effect=text(effect), by=text(by), principle=text(principle),
+                                           clause=clause_id))
+    clamps = []
+    for atom in sorted(shown.get("clamped", ())):
+        card, value, index, computed, clause = atom.arguments
+        named.add(clause.string)
+        clamps.append(Clamp(card=text(card), value=text(value), index=index.number, computed=computed.number,
+                            clause=clause.string))
+    for v in verdicts:
+        named.update(v.cites)
+        named.update(r.clause for r in v.reasons)
+        named.update(r.by for r in v.reasons if r.by)
+        named.update(r.clause for r in v.obligations)
+        for c in v.consequences:
+            named.update(c.cites)
+    nodes: dict[str, Node] = {}
+    rules: dict[str, RuleInfo] = {}
+    if graph is not None:
+        named.update(graph.clauses_named)
+        nodes = graph.nodes.nodes
+        for index in sorted(graph.rules_named):
+            rule = answer.compiled.rules[index]
+            rules[str(index)] = RuleInfo(text=rule.text, file=rule.file, clause=rule.banner)
+    base = answer.compiled.base_shown
+    judgements = sorted(str(a) for name, atoms in shown.items() for a in atoms
+                        if (name, len(a.arguments)) in base)
+    return Report(
+        game=game.name, edition=edition, options=options, viewpoint=viewpoint, verdicts=verdicts, atoms=judgements,
+        trees=graph is not None, nodes=nodes, rules=rules, clauses=clause_infos(game, named - {""}),
+        overridden_effects=overridden,
+        unresolved=[[text(a.arguments[0]), text(a.arguments[1])] for a in sorted(shown.get("unresolved", ()))],
+        clamped=clamps)
+
+
+def verdict_of(key: tuple, g: Grouped, cites: Cites, principle_of: dict[str, str]) -> Verdict:
+    """A verdict with its cites and first-level reasons: the clauses its reason atoms name, and what the
+    why layer found beyond them."""
+    player, action = key
+    is_legal = key in g.legal
+    reasons: list[Reason] = []
+    found: set[str] = set(g.extra_cites.get(key, ()))
+    for args in sorted(g.by["candidate"][key], key=lambda a: text(a[2])):
+        clause = text(args[2])
+        found.add(clause)
+        reasons.append(Reason(role="granted", clause=clause, node=None))
+    waivers = sorted(g.by["waived"].get(key, ()), key=lambda a: (text(a[2]), text(a[3]), text(a[4])))
+    for args in sorted(g.by["forbidden"].get(key, ()), key=lambda a: clause_key(text(a[2]))):
+        clause = text(args[2])
+        lifts = g.exempt.get((player, action, args[2]), ())
+        if not lifts:
+            if not is_legal:
+                found.add(clause)
+            reasons.append(Reason(role="blocked", clause=clause, node=None))
+            continue
+        told = {text(w[4]) for w in waivers if w[2] == args[2]}
+        for e in sorted(lifts, key=lambda a: text(a[3])):
+            by = text(e[3])
+            if is_legal:
+                found.update((clause, by))
+            if by not in told:  # a clause lifted condition by condition is told by its waivers
+                reasons.append(Reason(role="lifted", clause=clause, by=by, principle=principle_of.get(by, "exception"),
+                                      node=None))
+    for w in waivers:
+        by = text(w[4])
+        if is_legal and g.exempt.get((player, action, w[2])):
+            found.add(by)
+        reasons.append(Reason(role="waived", clause=text(w[2]), condition=text(w[3]), by=by,
+                              principle=principle_of.get(by, "exception"), node=None))
+    brave = is_legal and key in g.in_some and key not in g.in_every
+    treatment = []
+    if brave:
+        for a in sorted(g.by["assumed"].get(key, ()), key=lambda a: (text(a[2]), text(a[3]))):
+            found.add(text(a[5]))
+            treatment.append(Assumption(card=text(a[2]), property=text(a[3]), value=text(a[4]), clause=text(a[5]),
+                                        node=None))
+    obligations = [Reason(role="obliged", clause=text(o[2]), node=None)
+                   for o in sorted(g.by["obliged"].get(key, ()), key=lambda a: text(a[2]))]
+    consequences = []
+    for c in sorted(g.by["consequence"].get(key, ()), key=lambda a: text(a[2])):
+        consequences.append(Consequence(effect=text(c[2]), node=None, cites=sort_clause_ids(
+            cites.keep(g.consequence_cites.get((player, action, c[2]), ())))))
+    return Verdict(player=text(player), action=text(action), verdict="legal" if is_legal else "illegal",
+                   certainty="some" if brave else "every", cites=sort_clause_ids(cites.keep(found)), reasons=reasons,
+                   treatment=treatment, consequences=consequences, obligations=obligations)
+
+
+def clause_infos(game: Game, ids: Iterable[str]) -> dict[str, ClauseInfo]:
+    result = {}
+    for clause_id in sort_clause_ids(ids):
+        clause = game.clause(clause_id)
+        result[clause_id] = ClauseInfo(heading=clause.heading if clause else "",
+                                       summary=clause.summary if clause else "")
+    return result
 
 
 # --------------------------------------------------------------------------
-# Verdicts
+# Clause ids
 
 
-def _cite_key(clause_id: str) -> tuple:
+@lru_cache(maxsize=4096)
+def clause_key(clause_id: str) -> tuple:
+    """Numbers in numeric order ("532.6" before "532.10"), then named ids."""
     parts = []
     for piece in clause_id.replace("-", ".").split("."):
         parts.append((0, int(piece), "") if piece.isdigit() else (1, 0, piece))
@@ -291,145 +429,41 @@ def _cite_key(clause_id: str) -> tuple:
 
 
 def sort_clause_ids(ids) -> list[str]:
-    return sorted(set(ids), key=_cite_key)
+    return sorted(set(ids), key=clause_key)
 
 
-def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str, str], viewpoint: str) -> Report:
-    why = Explainer(answer, game)
-    shown = answer.shown
-    by_name: dict[str, list[clingo.Symbol]] = defaultdict(list)
-    for atom in shown:
-        by_name[f"{atom.name}/{len(atom.arguments)}"].append(atom)
-
-    candidates: dict[tuple, list[clingo.Symbol]] = defaultdict(list)
-    for atom in by_name["candidate/3"]:
-        candidates[(atom.arguments[0], atom.arguments[1])].append(atom)
-    forbidden = defaultdict(list)
-    for atom in by_name["forbidden/3"]:
-        forbidden[(atom.arguments[0], atom.arguments[1])].append(atom)
-    exempt = defaultdict(list)
-    for atom in by_name["exempt/4"]:
-        exempt[(atom.arguments[0], atom.arguments[1], atom.arguments[2])].append(atom)
-    waived = defaultdict(list)
-    for atom in by_name["waived/5"]:
-        waived[(atom.arguments[0], atom.arguments[1])].append(atom)
-    obliged = defaultdict(list)
-    for atom in by_name["obliged/3"]:
-        obliged[(atom.arguments[0], atom.arguments[1])].append(atom)
-    consequences = defaultdict(list)
-    for atom in by_name["consequence/3"]:
-        consequences[(atom.arguments[0], atom.arguments[1])].append(atom.arguments[2])
-    legal = {(a.arguments[0], a.arguments[1]) for a in by_name["legal/2"]}
-    principle_of = _principles(answer)
-    # Hidden cards (treatments): legal under every admissible treatment, or only under some.
-    in_every = {(a.arguments[0], a.arguments[1]) for a in by_name["legal_in_every/2"]}
-    in_some = {(a.arguments[0], a.arguments[1]) for a in by_name["legal_in_some/2"]}
-    assumed = defaultdict(list)
-    for atom in by_name["assumed/6"]:
-        assumed[(atom.arguments[0], atom.arguments[1])].append(atom)
-
-    verdicts: list[Verdict] = []
-    for key in sorted(candidates, key=lambda k: (text(k[0]), text(k[1]))):
-        player, action = key
-        granted = [Reason(clause=why.clause_ref(a.arguments[2].string), grounds=why.all_trees(a))
-                   for a in sorted(candidates[key])]
-        blocked, lifted = [], []
-        for f in sorted(forbidden.get(key, []), key=lambda a: _cite_key(a.arguments[2].string)):
-            clause_id = f.arguments[2].string
-            lifts = exempt.get((player, action, f.arguments[2]), [])
-            if lifts:
-                for e in sorted(lifts):
-                    by = e.arguments[3].string
-                    lifted.append(Lifted(clause=why.clause_ref(clause_id), by=why.clause_ref(by),
-                                         principle=principle_of.get(by, "exception"),
-                                         grounds=why.all_trees(e)))
-            else:
-                blocked.append(Reason(clause=why.clause_ref(clause_id), grounds=why.all_trees(f)))
-        waivers = [Waived(clause=why.clause_ref(w.arguments[2].string), condition=text(w.arguments[3]),
-                          by=why.clause_ref(w.arguments[4].string),
-                          principle=principle_of.get(w.arguments[4].string, "exception"), grounds=why.all_trees(w))
-                   for w in sorted(waived.get(key, []))]
-        duties = [Reason(clause=why.clause_ref(o.arguments[2].string), grounds=why.all_trees(o))
-                  for o in sorted(obliged.get(key, []))]
-        is_legal = key in legal
-        brave = is_legal and key in in_some and key not in in_every
-        treatment = [Assumption(card=text(a.arguments[2]), property=text(a.arguments[3]),
-                                value=text(a.arguments[4]), clause=why.clause_ref(a.arguments[5].string),
-                                grounds=why.all_trees(a))
-                     for a in sorted(assumed.get(key, []))] if brave else []
-        if is_legal:
-            cites = [r.clause.id for r in granted] + [x for l in lifted for x in (l.clause.id, l.by.id)]
-            cites += [t.clause.id for t in treatment]
-        else:
-            cites = [r.clause.id for r in blocked]
-        effects = sorted(consequences.get(key, []), key=text)
-        verdicts.append(Verdict(
-            player=text(player), action=text(action), verdict="legal" if is_legal else "illegal",
-            cites=sort_clause_ids(cites), granted_by=granted, blocked_by=blocked, lifted=lifted,
-            waived=waivers,
-            obliged_by=duties, consequences=sorted(text(c) for c in effects),
-            consequence_grounds=[why.tree(_consequence(player, action, c)) for c in effects],
-            certainty="some" if brave else "every", treatment=treatment,
-        ))
-
-    overridden = []
-    for atom in sorted(by_name["ignored/3"]):
-        effect, by, principle = atom.arguments
-        clause_id = principle_of.get(principle.name) if principle.type == clingo.SymbolType.Function else None
-        overridden.append(OverriddenEffect(
-            effect=text(effect), by=text(by), principle=text(principle),
-            clause=why.clause_ref(clause_id) if clause_id else None,
-        ))
-    return Report(
-        game=game.name, edition=edition, options=options, viewpoint=viewpoint, verdicts=verdicts,
-        overridden_effects=overridden,
-        unresolved=[[text(a.arguments[0]), text(a.arguments[1])] for a in sorted(by_name["unresolved/2"])],
-        clamped=[Clamp(card=text(a.arguments[0]), value=text(a.arguments[1]), index=a.arguments[2].number,
-                       computed=a.arguments[3].number, clause=why.clause_ref(a.arguments[4].string))
-                 for a in sorted(by_name["clamped/5"])],
-        atoms=sorted(str(a) for a in shown),
-    )
+# --------------------------------------------------------------------------
+# Resolution against the truth (532.7)
 
 
-class Resolution(BaseModel):
+@dataclass(slots=True)
+class Resolution:
     """A declared action judged against the truth, the hidden cards it involves revealed."""
 
     player: str
-    declared: str = Field(description="The action as the declaring player named it.")
-    action: str = Field(description="The same action with the revealed cards' real ids.")
-    revealed: list[str] = Field(default_factory=list, description="Hidden cards revealed by the declaration.")
+    declared: Annotated[str, Field(description="The action as the declaring player named it.")]
+    action: Annotated[str, Field(description="The same action with the revealed cards' real ids.")]
     outcome: Literal["executed", "not executed but paid"]
-    cites: list[str] = Field(description="Clause ids the outcome rests on, sorted.")
-    rule: ClauseRef | None = Field(default=None, description="The clause on declarations that prove illegal on reveal.")
-    truth: Verdict | None = Field(default=None, description="The verdict on the action once the cards are revealed.")
+    cites: Annotated[list[str], Field(description="Clause ids the outcome rests on, sorted.")]
+    revealed: Annotated[list[str], Field(description="Hidden cards revealed by the declaration.")] = field(
+        default_factory=list)
+    rule: Annotated[str | None, Field(description="The clause on declarations that prove illegal on reveal.")] = None
+    truth: Annotated[Verdict | None, Field(description="The verdict once the cards are revealed.")] = None
+    clauses: dict[str, ClauseInfo] = field(default_factory=dict)
 
 
-def build_resolution(answer: Answer, truth: Report, *, player: str, declared: str, action: str,
-                     revealed: list[str], game: Game) -> Resolution:
+def build_resolution(report: Report, answer: Answer, game: Game, *, player: str, declared: str, action: str,
+                     revealed: list[str]) -> Resolution:
     """Executed if the action is legal against the truth; otherwise not executed but paid, citing the
     game's clause for the principle ``illegal_on_reveal`` and every blocking clause."""
-    verdict = truth.verdict(player, action)
+    verdict = report.verdict(player, action)
     if verdict is not None and verdict.verdict == "legal":
         return Resolution(player=player, declared=declared, action=action, revealed=revealed,
-                          outcome="executed", cites=verdict.cites, truth=verdict)
-    clause_id = _principles(answer).get("illegal_on_reveal")
-    rule = Explainer(answer, game).clause_ref(clause_id) if clause_id else None
+                          outcome="executed", cites=verdict.cites, truth=verdict,
+                          clauses=clause_infos(game, verdict.cites))
+    clause_id = answer.compiled.principles.get("illegal_on_reveal")
     blocking = verdict.cites if verdict is not None else []
+    cites = sort_clause_ids(([clause_id] if clause_id else []) + blocking)
     return Resolution(player=player, declared=declared, action=action, revealed=revealed,
-                      outcome="not executed but paid", cites=sort_clause_ids(([clause_id] if clause_id else []) + blocking),
-                      rule=rule, truth=verdict)
-
-
-def _consequence(player: clingo.Symbol, action: clingo.Symbol, effect: clingo.Symbol) -> clingo.Symbol:
-    return clingo.Function("consequence", [player, action, effect])
-
-
-def _principles(answer: Answer) -> dict[Any, str]:
-    """principle name -> clause id, and clause id -> principle name (both directions)."""
-    result: dict[Any, str] = {}
-    for atom in answer.atoms:
-        if atom.name == "principle_clause" and len(atom.arguments) == 2:
-            principle, clause = atom.arguments
-            result[principle.name] = clause.string
-            result[clause.string] = principle.name
-    return result
+                      outcome="not executed but paid", cites=cites, rule=clause_id, truth=verdict,
+                      clauses=clause_infos(game, cites))

@@ -12,7 +12,8 @@ from clingo import ast
 from pybridge.catalogue import load_game
 from pybridge.rulings import ruling_files
 from pybridge.situation import load_situation
-from pybridge.solve import load_program
+from pybridge.compiler import parse_rules
+from pybridge.encodings import entry_file
 
 _JUDGEMENTS = {"candidate": 2, "forbidden": 2, "obliged": 2, "exempt": 3, "principle_clause": 1}
 
@@ -29,19 +30,27 @@ class LintResult:
         return not self.unknown_ids and not self.rules_without_clause
 
 
+def _rules(game: str):
+    """Every rule of the game's program: (clause banner, rule text, head term), from the parsed files."""
+    for statement, banner, _ in parse_rules(entry_file(game, load_game(game).entry)):
+        if statement.ast_type != ast.ASTType.Rule:
+            continue
+        head = statement.head
+        if head.ast_type == ast.ASTType.Literal and head.atom.ast_type == ast.ASTType.SymbolicAtom:
+            yield banner, str(statement), head.atom.symbol
+
+
 def ids_in_encodings(game: str) -> dict[str, list[str]]:
     """Clause id -> texts of the rules that name it (by banner or in a judgement head)."""
     used: dict[str, list[str]] = {}
-    program = load_program(game, load_game(game).entry)
-    for rule in program.rules:
-        if rule.clause:
-            used.setdefault(rule.clause, []).append(rule.text)
-        head = rule.head
+    for banner, text, head in _rules(game):
+        if banner:
+            used.setdefault(banner, []).append(text)
         position = _JUDGEMENTS.get(head.name) if head.ast_type == ast.ASTType.Function else None
         if position is not None and len(head.arguments) > position:
             arg = head.arguments[position]
             if arg.ast_type == ast.ASTType.SymbolicTerm and arg.symbol.type == clingo.SymbolType.String:
-                used.setdefault(arg.symbol.string, []).append(rule.text)
+                used.setdefault(arg.symbol.string, []).append(text)
     return used
 
 
@@ -83,12 +92,12 @@ def lint(game: str, ruling_paths: list[Path]) -> LintResult:
     for clause_id, rules in sorted(ids_in_encodings(game).items()):
         if clause_id not in catalogue:
             result.unknown_ids[clause_id] = rules
-    program = load_program(game, load_game(game).entry)
-    result.rules_without_clause = [r.text for r in program.rules if r.clause is None]
+    result.rules_without_clause = [text for banner, text, _ in _rules(game) if banner is None]
     covered = covered_ids(ruling_paths, game)
     # A parent clause is covered when one of its parts is: "531.1-2" covers "531.1", "532.6" covers "532".
     covered |= {parent for c in covered for parent in _parents(c)}
     result.uncovered = sorted(
-        c for c in catalogue if c not in covered and not c.startswith(("core:", "model:"))
+        c for c, clause in catalogue.items()
+        if c not in covered and clause.kind == "rule" and not c.startswith(("core:", "model:"))
     )
     return result

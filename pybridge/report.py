@@ -1,150 +1,226 @@
-"""Render results as text or JSON. No logic: wording only."""
+"""Render results as text or JSON. No logic: wording only.
+
+Text a situation supplies (ids, names) is printed escaped: a control
+character never reaches the terminal raw, so a report line cannot be forged."""
 
 from __future__ import annotations
 
-import json
+from functools import lru_cache
+from typing import Any
 
-from pybridge.justify import ClauseRef, Node, Report, Resolution, Verdict
+from pydantic import TypeAdapter
+
+from pybridge.justify import ClauseInfo, Node, Report, Resolution, Verdict
 
 
-def to_json(model) -> str:
-    return json.dumps(model.model_dump(mode="json", by_alias=True), ensure_ascii=False, indent=2, sort_keys=False)
+@lru_cache(maxsize=None)
+def _adapter(kind: type) -> TypeAdapter:
+    return TypeAdapter(kind)
 
 
-def _clause(ref: ClauseRef) -> str:
-    return f"{ref.id} ({ref.heading})" if ref.heading else ref.id
+def to_data(result: Any) -> Any:
+    """A result as plain JSON data (dicts, lists, strings, numbers)."""
+    return _adapter(type(result)).dump_python(result, mode="json")
+
+
+def to_json(result: Any, *, indent: int | None = 2) -> str:
+    return _adapter(type(result)).dump_json(result, indent=indent).decode("utf-8")
+
+
+def _safe(value: str) -> str:
+    """Control characters shown as escapes, never printed raw."""
+    if value.isprintable():
+        return value
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in value)
+
+
+def _clause(clause_id: str, clauses: dict[str, ClauseInfo]) -> str:
+    info = clauses.get(clause_id)
+    return f"{clause_id} ({info.heading})" if info is not None and info.heading else clause_id
 
 
 def phrase(node: Node, phrases: dict[str, str]) -> str:
     """An atom in words, where the game gives a phrase for its predicate (phrases.yaml)."""
     template = phrases.get(node.predicate)
     if template is None:
-        return node.atom
+        return _safe(node.atom)
     try:
-        return template.format(*node.arguments)
+        return _safe(template.format(*node.arguments))
     except (IndexError, KeyError, ValueError):
-        return node.atom
+        return _safe(node.atom)
 
 
-def _grounds(node: Node, phrases: dict[str, str]) -> str:
-    """The premises that made a rule fire, without the candidate it was about. A premise
-    derived under the same clause (a condition of it) is opened up to its own premises."""
+def _premises(report: Report, node_id: str, phrases: dict[str, str]) -> str:
+    """What a reason's atom rests on, in words: the premises of its derivations; a premise derived
+    under the same clause (a condition of it) is opened up to its own premises."""
+    node = report.nodes.get(node_id)
+    if node is None or not node.derivations:
+        return ""
+    parts: list[str] = []
 
-    def premises(n: Node) -> list[str]:
-        parts: list[str] = []
-        for p in n.premises:
-            if p.predicate == "candidate/3":
-                continue
-            if p.kind == "derived" and p.clause and n.clause and p.clause.id == n.clause.id:
-                parts += premises(p)
-            else:
-                parts.append(phrase(p, phrases))
-        return parts + [f"no {a}" for a in n.absent]
+    def walk(n: Node, depth: int) -> None:
+        for d in n.derivations:
+            for p in d.premises:
+                premise = report.nodes[p]
+                if premise.predicate == "candidate/3":
+                    continue
+                if depth < 3 and premise.derivations and premise.derivations[0].clause == d.clause:
+                    walk(premise, depth + 1)
+                else:
+                    parts.append(phrase(premise, phrases))
+            parts.extend(f"no {phrase(report.nodes[a], phrases)}" for a in d.absent)
 
-    return "; ".join(dict.fromkeys(premises(node)))
+    walk(node, 0)
+    return "; ".join(dict.fromkeys(parts))
 
 
-def verdict_text(v: Verdict, phrases: dict[str, str] | None = None) -> list[str]:
+def _failed_condition(report: Report, node_id: str, phrases: dict[str, str]) -> str:
+    """The condition of a definition an impossible action fails: the first premise that does not hold."""
+    node = report.nodes.get(node_id)
+    if node is None:
+        return ""
+    for d in node.overridden_by:
+        if d.absent:
+            return "; ".join(f"not {phrase(report.nodes[a], phrases)}" for a in d.absent)
+        if d.premises:  # a condition that fails is a comparison, or a negation that holds
+            return f"the condition after {phrase(report.nodes[d.premises[-1]], phrases)} does not hold"
+    return ""
+
+
+def verdict_text(v: Verdict, report: Report, phrases: dict[str, str] | None = None) -> list[str]:
     phrases = phrases or {}
-    lines = [f"{v.player}: {v.action} — {v.verdict.upper()}"]
+    clauses = report.clauses
+    head = f"{_safe(v.player)}: {_safe(v.action)} — {v.verdict.upper() if v.verdict != 'impossible' else 'NOT POSSIBLE'}"
     if v.certainty == "some":
-        lines[0] += " (under some admissible treatment of hidden cards, not every)"
-    body = [f"    treating {t.card} as {'having' if t.value == 'has' else 'lacking'} "
-            f"{t.property} — {_clause(t.clause)}" for t in v.treatment]
-    body += [f"    possible under {_clause(reason.clause)}" for reason in v.granted_by]
-    for reason in v.blocked_by:
-        for ground in reason.grounds:
-            why = _grounds(ground, phrases)
-            body.append(f"    forbidden by {_clause(reason.clause)}" + (f", because {why}" if why else ""))
-    # A clause lifted condition by condition is told by its waived conditions alone.
-    told = {(w.clause.id, w.by.id) for w in v.waived}
-    for lifted in v.lifted:
-        if (lifted.clause.id, lifted.by.id) not in told:
-            body.append(f"    {_clause(lifted.clause)} would forbid it, but {_clause(lifted.by)} "
-                        f"overrides it ({lifted.principle})")
-    for waived in v.waived:
-        body.append(f"    {_clause(waived.clause)} would forbid it ({waived.condition}), but "
-                    f"{_clause(waived.by)} overrides that condition ({waived.principle})")
-    body += [f"    obliged by {_clause(duty.clause)}" for duty in v.obliged_by]
-    if v.consequences:
-        body.append(f"    then: {', '.join(v.consequences)}")
-    return lines + list(dict.fromkeys(body))  # one line per distinct reason
+        head += " (under some admissible treatment of hidden cards, not every)"
+    body = [f"    treating {_safe(t.card)} as {'having' if t.value == 'has' else 'lacking'} "
+            f"{_safe(t.property)} — {_clause(t.clause, clauses)}" for t in v.treatment]
+    told: set[str] = set()
+    for r in v.reasons:
+        told.add(r.clause)
+        if r.role == "granted":
+            body.append(f"    possible under {_clause(r.clause, clauses)}")
+        elif r.role == "blocked":
+            why = _premises(report, r.node, phrases) if r.node else ""
+            body.append(f"    forbidden by {_clause(r.clause, clauses)}" + (f", because {why}" if why else ""))
+        elif r.role == "definition":
+            why = _failed_condition(report, r.node, phrases) if r.node else ""
+            body.append(f"    not an action {_clause(r.clause, clauses)} defines here" + (f": {why}" if why else ""))
+        elif r.role == "lifted":
+            told.add(r.by or "")
+            body.append(f"    {_clause(r.clause, clauses)} would forbid it, but {_clause(r.by or '', clauses)} "
+                        f"overrides it ({_words(r.principle)})")
+        elif r.role == "waived":
+            told.add(r.by or "")
+            body.append(f"    {_clause(r.clause, clauses)} would forbid it ({_safe(r.condition or '')}), but "
+                        f"{_clause(r.by or '', clauses)} overrides that condition ({_words(r.principle)})")
+    body += [f"    obliged by {_clause(o.clause, clauses)}" for o in v.obligations]
+    rest = [c for c in v.cites if c not in told]
+    if rest:
+        body.append("    resting also on " + "; ".join(_clause(c, clauses) for c in rest))
+    for c in v.consequences:
+        because = f" — {', '.join(_clause(x, clauses) for x in c.cites)}" if c.cites else ""
+        body.append(f"    then: {_safe(c.effect)}{because}")
+    return [head] + list(dict.fromkeys(body))  # one line per distinct reason
+
+
+def _words(name: str | None) -> str:
+    return (name or "exception").replace("_", "-")
 
 
 def report_text(report: Report, *, title: str = "", phrases: dict[str, str] | None = None) -> str:
     options = ", ".join(f"{k}={v}" for k, v in report.options.items())
     lines = [f"{title or report.game}: edition {report.edition}; options: {options or 'none'}",
-             f"Asked by: {report.viewpoint}", ""]
+             f"Asked by: {_safe(report.viewpoint)}", ""]
     for v in report.verdicts:
-        lines.extend(verdict_text(v, phrases))
+        lines.extend(verdict_text(v, report, phrases))
     if not report.verdicts:
         lines.append("No action is possible in this situation.")
     for o in report.overridden_effects:
-        rule = f" ({_clause(o.clause)})" if o.clause else ""
-        lines.append(f"Effect {o.effect} is set aside under {o.principle.replace('_', '-')}, "
-                     f"because of {o.by}{rule}.")
+        rule = f" ({_clause(o.clause, report.clauses)})" if o.clause else ""
+        lines.append(f"Effect {_safe(o.effect)} is set aside under {_words(o.principle)}, "
+                     f"because of {_safe(o.by)}{rule}.")
     for a, b in report.unresolved:
-        lines.append(f"Unresolved: effects {a} and {b} contradict and no principle decides between them.")
+        lines.append(f"Unresolved: effects {_safe(a)} and {_safe(b)} contradict and no principle decides between them.")
     for c in report.clamped:
         which = f" (value no. {c.index})" if c.index else ""
-        lines.append(f"{c.card}'s {c.value}{which} comes to {c.computed} after modifiers and counts as 0 "
-                     f"— {_clause(c.clause)}.")
+        lines.append(f"{_safe(c.card)}'s {_safe(c.value)}{which} comes to {c.computed} after modifiers and counts "
+                     f"as 0 — {_clause(c.clause, report.clauses)}.")
     legal = sum(v.verdict == "legal" for v in report.verdicts)
     lines += ["", f"{legal} legal, {len(report.verdicts) - legal} illegal."]
     return "\n".join(lines) + "\n"
 
 
-def tree_text(node: Node, indent: int = 0, seen: set[str] | None = None,
+def tree_text(report: Report, node_id: str, indent: int = 0, seen: set[str] | None = None,
               phrases: dict[str, str] | None = None) -> list[str]:
-    """An indented tree; a derived atom already shown is not expanded again."""
+    """An indented tree; a node already shown is not expanded again."""
     seen = set() if seen is None else seen
     phrases = phrases or {}
+    node = report.nodes[node_id]
     pad = "  " * indent
     said = phrase(node, phrases)
-    if node.kind == "derived" and node.atom in seen:
-        return [f"{pad}{said}   (shown above)"]
-    seen.add(node.atom)
     if node.kind == "fact":
         return [f"{pad}{said}   [situation]"]
-    if node.kind == "unexplained":
-        return [f"{pad}{said}   [no recorded derivation]"]
-    head = f"{pad}{said}"
-    if node.clause:
-        head += f"   [{_clause(node.clause)}]"
-    lines = [head]
-    for premise in node.premises:
-        lines.extend(tree_text(premise, indent + 1, seen, phrases))
-    for atom in node.absent:
-        lines.append(f"{pad}  absent: {atom}   [required not to hold]")
+    if node.kind == "absent" and not node.overridden_by:
+        return [f"{pad}no {said}   [required not to hold]"]
+    if node_id in seen:
+        return [f"{pad}{said}   (shown above)"]
+    seen.add(node_id)
+    if node.kind == "absent":
+        lines = [f"{pad}no {said}   [would hold, but it was overridden]"]
+        derivations = node.overridden_by
+    else:
+        lines = []
+        derivations = node.derivations
+    for i, d in enumerate(derivations):
+        clause = f"   [{_clause(d.clause, report.clauses)}]" if d.clause else ""
+        if node.kind != "absent":
+            lines.append(f"{pad}{said}{clause}" if i == 0 else f"{pad}{said} — also{clause}")
+        elif clause:
+            lines.append(f"{pad}  near{clause}")
+        for p in d.premises:
+            lines.extend(tree_text(report, p, indent + 1, seen, phrases))
+        for a in d.absent:
+            lines.extend(tree_text(report, a, indent + 1, seen, phrases))
+    if not derivations and node.kind != "absent":
+        lines.append(f"{pad}{said}")
     return lines
 
 
-def explain_text(v: Verdict, phrases: dict[str, str] | None = None) -> str:
-    lines = verdict_text(v, phrases) + [""]
-    sections = [("Why it is possible", [g for r in v.granted_by for g in r.grounds]),
-                ("Why it is forbidden", [g for r in v.blocked_by for g in r.grounds]),
-                ("Prohibitions overridden", [g for l in v.lifted for g in l.grounds]),
-                ("Obligations", [g for r in v.obliged_by for g in r.grounds]),
-                ("Treatment of hidden cards", [g for t in v.treatment for g in t.grounds]),
-                ("Consequences", v.consequence_grounds)]
-    for title, nodes in sections:
-        if nodes:
+def explain_text(report: Report, v: Verdict, phrases: dict[str, str] | None = None) -> str:
+    lines = verdict_text(v, report, phrases) + [""]
+    roles = [("Why it is possible", ["granted"]), ("Why it is forbidden", ["blocked"]),
+             ("Prohibitions overridden", ["lifted", "waived"])]
+    for title, wanted in roles:
+        node_ids = [r.node for r in v.reasons if r.role in wanted] + \
+            [r.by_node for r in v.reasons if r.role in wanted and r.by_node]
+        if node_ids:
             lines.append(f"{title}:")
             seen: set[str] = set()
-            for node in nodes:
-                lines.extend(tree_text(node, 1, seen, phrases))
+            for node_id in node_ids:
+                lines.extend(tree_text(report, node_id, 1, seen, phrases))
+            lines.append("")
+    for title, ids in (("Obligations", [o.node for o in v.obligations]),
+                       ("Treatment of hidden cards", [t.node for t in v.treatment]),
+                       ("Consequences", [c.node for c in v.consequences])):
+        if ids:
+            lines.append(f"{title}:")
+            seen = set()
+            for node_id in ids:
+                lines.extend(tree_text(report, node_id, 1, seen, phrases))
             lines.append("")
     return "\n".join(lines)
 
 
-def resolution_text(r: Resolution, phrases: dict[str, str] | None = None) -> str:
-    lines = [f"{r.player}: {r.declared} — {r.outcome.upper()}"]
+def resolution_text(r: Resolution, report: Report | None = None, phrases: dict[str, str] | None = None) -> str:
+    lines = [f"{_safe(r.player)}: {_safe(r.declared)} — {r.outcome.upper()}"]
     if r.revealed:
-        lines.append(f"    revealed: {', '.join(r.revealed)}; the action is {r.action}")
+        lines.append(f"    revealed: {', '.join(_safe(c) for c in r.revealed)}; the action is {_safe(r.action)}")
     if r.rule is not None:
-        lines.append(f"    {_clause(r.rule)}: an action that proves illegal on reveal is not carried out, "
+        lines.append(f"    {_clause(r.rule, r.clauses)}: an action that proves illegal on reveal is not carried out, "
                      "but its cost is paid")
-    if r.truth is not None:
-        lines.extend("  " + line for line in verdict_text(r.truth, phrases))
+    if r.truth is not None and report is not None:
+        lines.extend("  " + line for line in verdict_text(r.truth, report, phrases))
     lines.append(f"    cites: {', '.join(r.cites)}")
     return "\n".join(lines) + "\n"

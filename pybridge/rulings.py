@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from pybridge.api import check, normalise_action, resolve
+from pybridge.api import check, explain, normalise_action, resolve
 from pybridge.errors import JudgeError
-from pybridge.justify import Node, Report
+from pybridge.justify import Report, sort_clause_ids
+from pybridge.report import to_json
 from pybridge.situation import Situation, load_situation
 
 
@@ -35,30 +36,21 @@ def ruling_files(paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
-def _node_ids(node: Node) -> Iterator[str]:
-    if node.clause:
-        yield node.clause.id
-    for premise in node.premises:
-        yield from _node_ids(premise)
-
-
 def cited_anywhere(report: Report) -> set[str]:
+    """Every clause the report names: verdicts' cites and reasons, consequences, treatments,
+    obligations, effects set aside and clamped values."""
     ids: set[str] = set()
     for v in report.verdicts:
         ids.update(v.cites)
-        for reason in v.granted_by + v.blocked_by + v.obliged_by:
-            ids.add(reason.clause.id)
-            for ground in reason.grounds:
-                ids.update(_node_ids(ground))
-        for ground in v.consequence_grounds + [g for t in v.treatment for g in t.grounds]:
-            ids.update(_node_ids(ground))
-        ids.update(t.clause.id for t in v.treatment)
-        for lifted in [*v.lifted, *v.waived]:
-            ids.update((lifted.clause.id, lifted.by.id))
-            for ground in lifted.grounds:
-                ids.update(_node_ids(ground))
-    ids.update(o.clause.id for o in report.overridden_effects if o.clause)
-    ids.update(c.clause.id for c in report.clamped)
+        for reason in v.reasons + v.obligations:
+            ids.add(reason.clause)
+            if reason.by:
+                ids.add(reason.by)
+        for c in v.consequences:
+            ids.update(c.cites)
+        ids.update(t.clause for t in v.treatment)
+    ids.update(o.clause for o in report.overridden_effects if o.clause)
+    ids.update(c.clause for c in report.clamped)
     return ids
 
 
@@ -80,9 +72,24 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
         for action, cites in expected.items():
             if action in actual and sorted(mine[action].cites) != sorted(cites):
                 problems.append(f"{action}: expected citations {cites}, got {mine[action].cites}")
+    impossible_cites: set[str] = set()
+    for action, cites in expect.impossible.items():
+        wanted = normalise_action(action)
+        if wanted in mine:
+            problems.append(f"{wanted}: expected not possible, but check lists it ({mine[wanted].verdict})")
+            continue
+        try:
+            answer = explain(situation, action, player=player).verdicts[0]
+        except JudgeError as exc:
+            problems.append(f"{wanted}: cannot be explained: {exc.render()}")
+            continue
+        impossible_cites.update(answer.cites)
+        if answer.verdict != "impossible" or answer.cites != sort_clause_ids(cites):
+            problems.append(f"{wanted}: expected not possible citing {sort_clause_ids(cites)}, got "
+                            f"{answer.verdict} citing {answer.cites}")
     for action, cites in expect.obliged.items():
         verdict = mine.get(normalise_action(action))
-        got = sorted({r.clause.id for r in verdict.obliged_by}) if verdict else []
+        got = sorted({r.clause for r in verdict.obligations}) if verdict else []
         if got != sorted(set(cites)):
             problems.append(f"{normalise_action(action)}: expected obligation by {sorted(set(cites))}, got {got}")
     for action, wanted in expect.certainty.items():
@@ -91,13 +98,13 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
             problems.append(f"{normalise_action(action)}: expected certainty {wanted!r}, got {verdict.certainty!r}")
     for action, effects in expect.consequences.items():
         verdict = mine.get(normalise_action(action))
-        got = sorted(verdict.consequences) if verdict else []
+        got = sorted(verdict.consequence_texts) if verdict else []
         if got != sorted(effects):
             problems.append(f"{normalise_action(action)}: expected consequences {sorted(effects)}, got {got}")
     resolution_cites: set[str] = set()
     for action, wanted in expect.resolved.items():
         try:
-            result = resolve(situation, action)
+            result, _ = resolve(situation, action)
         except JudgeError as exc:
             problems.append(f"{normalise_action(action)}: cannot be resolved: {exc.render()}")
             continue
@@ -112,7 +119,7 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
             problems.append(problem)
         else:
             invariant_cites.update(invariance.clauses)
-    everywhere = cited_anywhere(report) | resolution_cites | invariant_cites
+    everywhere = cited_anywhere(report) | resolution_cites | invariant_cites | impossible_cites
     for clause_id in sorted(set(expect.cites) | set(situation.ruling.clauses)):
         if clause_id not in everywhere:
             problems.append(f"clause {clause_id} is not cited anywhere in the report")
@@ -126,7 +133,7 @@ def _check_invariance(situation: Situation, report: Report, drop: str) -> str | 
         return f"invariant {drop}: the situation has no non-game elements to drop"
     cards = [card.model_copy(update={"non_game": {}}) for card in situation.cards]
     variant = situation.model_copy(update={"cards": cards})
-    if check(variant).model_dump_json() != report.model_dump_json():
+    if to_json(check(variant)) != to_json(report):
         return f"invariant {drop}: dropping it changed the report"
     return None
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from pybridge.justify import REPORT_VERSION, Report
 from pybridge.situation import SCHEMA_VERSION, json_schema
 
 
 def report_schema() -> dict[str, Any]:
-    schema = Report.model_json_schema(by_alias=True, mode="serialization")
+    schema = TypeAdapter(Report).json_schema(mode="serialization")
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = f"https://ccg-judge.invalid/schema/report-v{REPORT_VERSION}.json"
     schema["title"] = f"ccg-judge report (version {REPORT_VERSION})"

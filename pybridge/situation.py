@@ -136,6 +136,9 @@ class Expectation(Model):
 
     legal: dict[str, list[str]] = Field(default_factory=dict)
     illegal: dict[str, list[str]] = Field(default_factory=dict)
+    impossible: dict[str, list[str]] = Field(
+        default_factory=dict, description="Actions check does not list, which explain answers as not possible "
+                                          "here: action -> the clauses whose definitions they fail, exactly.")
     obliged: dict[str, list[str]] = Field(default_factory=dict)
     exact: bool = Field(default=True, description="The legal and illegal sets must match exactly.")
     player: Ident | None = Field(default=None, description="Whose actions; default: the viewpoint.")

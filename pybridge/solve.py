@@ -1,164 +1,167 @@
-"""The clingo Control lifecycle: load a game's rules, add the situation's
-facts, ground, solve, and hand back the answer set.
+"""The clingo Control lifecycle: the compiled rules, the situation's facts,
+ground, solve, and hand back what justify reads.
 
-For justifications the rules are parsed once into clingo's AST and every
-rule ``H :- B.`` gets a twin ``_why(Index, H, (positive B), (negated B)) :- B.``
-The twin records which rule derived which atom from which premises, so a
-justification is read off the answer set itself: nothing hand-written
-repeats a rule body to explain it. The clause a rule belongs to is the
-banner comment (``% --- 107.2 ---``) above it in its file.
-"""
+The rules are compiled once per content of ``asp/`` (:mod:`pybridge.compiler`)
+and kept in memory and in a cache folder, so a long-lived process pays
+nothing per situation for them and a new process only reads a file. Facts
+go in through clingo's backend as Symbols (user text never becomes program
+text).
+
+The why layer is specialised: with no effects in a situation, nothing can
+set an effect aside, replace a property or push a value below zero, so the
+cite paths through those *witness* predicates are left out. A run checks the
+witnesses it shows; one that holds against the guess, or a *defeater* (an
+effect set aside, a property replaced) that calls for near misses, makes the
+run again with the layer that covers it. The verdicts never depend on the
+guess, only the time does."""
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import tempfile
+from contextlib import ExitStack
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
 
 import clingo
-from clingo import ast
 
 from pybridge import limits
-from pybridge.encodings import banner_id, entry_file, relative_name
+from pybridge.catalogue import Game, load_game
+from pybridge.compiler import Compiled, Signature, asp_digest, compile_game
+from pybridge.encodings import entry_file
 from pybridge.errors import JudgeError
 
 log = logging.getLogger(__name__)
 
-WHY = "_why"
 DEFAULT_TIME_LIMIT = limits.DEFAULTS.time_limit  # the default; see pybridge/limits.py
-
-
-@dataclass(frozen=True, eq=False)
-class RuleInfo:
-    """A rule of the rules base: its clause (from the banner above it), its
-    text, and the terms of its head and positive body, for reading bindings."""
-
-    index: int
-    clause: str | None
-    text: str
-    file: str
-    head: ast.AST = field(repr=False)
-    positive: tuple[ast.AST, ...] = field(repr=False)
-
-
-@dataclass(frozen=True)
-class Program:
-    statements: tuple[ast.AST, ...]
-    rules: tuple[RuleInfo, ...]
-
-
-@dataclass(frozen=True)
-class Answer:
-    shown: frozenset[clingo.Symbol]
-    atoms: frozenset[clingo.Symbol]
-    facts: frozenset[clingo.Symbol]
-    rules: tuple[RuleInfo, ...]
-    models: int
+CACHE_VARIABLE = "CCG_JUDGE_CACHE"
+# Core witness predicates (asp/core/effects.lp): they hold only where effects are in play.
+CORE_WITNESSES: frozenset[Signature] = frozenset({("ignored", 3), ("set_aside", 1), ("replacement", 3),
+                                                   ("below_zero", 4)})
 
 
 def _logger(code: clingo.MessageCode, message: str) -> None:
-    log.warning("clingo: %s", message.strip())
+    # An atom or a shown signature with no atoms in this situation is clingo's informational note
+    # (the rules base shows what a situation may lack); other messages are warnings.
+    level = logging.INFO if code == clingo.MessageCode.AtomUndefined else logging.WARNING
+    log.log(level, "clingo: %s", message.strip())
 
 
-class _NameAnonymous(ast.Transformer):
-    """Give every ``_`` of a body its own name, so the twin's head may use it."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def visit_Variable(self, node: ast.AST) -> ast.AST:
-        if node.name != "_":
-            return node
-        self.count += 1
-        return ast.Variable(node.location, f"Anonymous{self.count}_")
+# --------------------------------------------------------------------------
+# Compiled programs: in memory, then in the cache folder, then compiled
 
 
-def _twinnable(rule: ast.AST) -> bool:
-    head = rule.head
-    return (head.ast_type == ast.ASTType.Literal and head.sign == ast.Sign.NoSign
-            and head.atom.ast_type == ast.ASTType.SymbolicAtom)
+def cache_dir() -> Path | None:
+    configured = os.environ.get(CACHE_VARIABLE)
+    if configured is not None:
+        return Path(configured) if configured.strip() else None  # empty: no cache folder
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ccg-judge"
 
 
-def _why_rule(rule: ast.AST, index: int) -> tuple[ast.AST, list[ast.AST]]:
-    head = rule.head
-    loc = rule.location
-    positive, negative = [], []
-    for literal in rule.body:
-        if literal.ast_type != ast.ASTType.Literal or literal.atom.ast_type != ast.ASTType.SymbolicAtom:
-            continue
-        if literal.sign == ast.Sign.NoSign:
-            positive.append(literal.atom.symbol)
-        elif literal.sign == ast.Sign.Negation:
-            negative.append(literal.atom.symbol)
-    record = ast.Function(
-        loc, WHY,
-        [ast.SymbolicTerm(loc, clingo.Number(index)), head.atom.symbol,
-         ast.Function(loc, "", positive, 0), ast.Function(loc, "", negative, 0)],
-        0,
-    )
-    return ast.Rule(loc, ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(record)), rule.body), positive
+@lru_cache(maxsize=1)
+def _digest() -> str:
+    return asp_digest()
 
 
-@cache
-def load_program(game: str, entry: str = "main.lp") -> Program:
-    """Parse a game's rules once; add the ``_why`` twin of every rule."""
-    path = entry_file(game, entry)
-    statements: list[ast.AST] = []
-    rules: list[RuleInfo] = []
-    banner: dict[str, str | None] = {}
+def witnesses(game: Game) -> frozenset[Signature]:
+    return CORE_WITNESSES | frozenset(game.witnesses)
 
-    def take(statement: ast.AST) -> None:
-        filename = statement.location.begin.filename
-        if statement.ast_type == ast.ASTType.Comment:
-            clause = banner_id(str(statement))
-            if clause:
-                banner[filename] = clause
-            return
-        statements.append(statement)
-        if statement.ast_type == ast.ASTType.Rule and _twinnable(statement):
-            named = _NameAnonymous()(statement)
-            twin, positive = _why_rule(named, len(rules))
-            rules.append(RuleInfo(len(rules), banner.get(filename), str(statement), relative_name(filename),
-                                  named.head.atom.symbol, tuple(positive)))
-            statements.append(twin)
 
+@lru_cache(maxsize=32)
+def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(),
+            near: bool = False) -> Compiled:
+    """The game's rules compiled for ``mode`` (check or trees), with the why layer specialised to
+    the witnesses in ``absent`` having no atoms; ``near`` adds the near misses."""
+    game = load_game(game_name)
+    key = "-".join([game_name, mode, _digest()] + sorted(f"{n}.{a}" for n, a in absent))
+    folder = cache_dir()
+    path = folder / f"{key}.json" if folder is not None else None
+    compiled = None
+    if path is not None and path.is_file():
+        try:
+            compiled = Compiled.from_data(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError) as exc:  # a broken cache file is rebuilt
+            log.info("ignoring cache file %s: %s", path.name, exc)
+    if compiled is None:
+        compiled = compile_game(game_name, entry_file(game_name, game.entry), mode=mode,
+                                clause_kind=game.clause_kind, principle_of_banner=game.principle_of,
+                                witnesses=witnesses(game), absent=absent)
+        if path is not None:
+            _write_cache(path, compiled)
+    return compiled
+
+
+def _write_cache(path: Path, compiled: Compiled) -> None:
     try:
-        ast.parse_files([str(path)], take, logger=_logger)
-    except RuntimeError as exc:
-        raise JudgeError(f"the rules of {game!r} do not parse: {exc}") from None
-    return Program(tuple(statements), tuple(rules))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(compiled.to_data(), out)
+        os.replace(temporary, path)  # atomic: concurrent processes never read half a file
+    except OSError as exc:
+        log.info("cannot write the rules cache %s: %s", path.parent, exc)
 
 
-def _fact_statement(symbol: clingo.Symbol) -> ast.AST:
-    loc = ast.Location(ast.Position("<situation>", 1, 1), ast.Position("<situation>", 1, 1))
-    atom = ast.SymbolicAtom(ast.SymbolicTerm(loc, symbol))
-    return ast.Rule(loc, ast.Literal(loc, ast.Sign.NoSign, atom), [])
+# --------------------------------------------------------------------------
+# Solving
 
 
-def solve(game: str, facts: list[clingo.Symbol], *, time_limit: float | None = None,
-          entry: str = "main.lp") -> Answer:
-    """Ground and solve one situation; the deterministic layer must give one model.
+@dataclass
+class Answer:
+    """What a run gives justify: the shown atoms by predicate name, the program that made them, and
+    (in trees mode) the Control with its model held open, for looking up records lazily.
+    Call :meth:`close` when done with a trees answer."""
 
-    ``time_limit`` (seconds) bounds the search; by default the one in force
-    (:mod:`pybridge.limits`). Grounding is bounded by the input size limits."""
-    bounds = limits.current()
-    time_limit = time_limit or bounds.time_limit
-    program = load_program(game, entry)
+    shown: dict[str, list[clingo.Symbol]]  # by predicate name (shown predicates differ by name)
+    compiled: Compiled
+    facts: frozenset[clingo.Symbol]
+    control: clingo.Control | None = field(default=None, repr=False)
+    near: bool = False
+    _handle: ExitStack | None = field(default=None, repr=False)
+    _model: clingo.Model | None = field(default=None, repr=False)
+
+    def atoms(self, name: str) -> list[clingo.Symbol]:
+        return self.shown.get(name, [])
+
+    def lookup(self, name: str, arity: int) -> Iterable[clingo.Symbol]:
+        """Every atom of a signature in the answer (trees mode: read from the ground program)."""
+        if self.control is None:
+            return self.atoms(name)
+        model = self._model
+        return (a.symbol for a in self.control.symbolic_atoms.by_signature(name, arity)
+                if a.is_fact or model.contains(a.symbol))
+
+    def holds(self, atom: clingo.Symbol) -> bool:
+        if self.control is None:
+            return atom in self.shown.get(atom.name, ())
+        found = self.control.symbolic_atoms[atom]
+        return found is not None and (found.is_fact or self._model.contains(atom))
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()  # the ExitStack that holds the solve open
+            self._handle = self._model = None
+
+
+def _run(compiled: Compiled, facts: list[clingo.Symbol], time_limit: float, *, near: bool,
+         keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
-    with ast.ProgramBuilder(ctl) as builder:
-        for statement in program.statements:
-            builder.add(statement)
-        for symbol in facts:
-            builder.add(_fact_statement(symbol))
+    # The facts go in as clingo prints their Symbols (quoted and escaped by clingo itself): one
+    # parse is cheaper than a backend call per fact, and it is exactly what `ccg-judge facts` shows.
+    ctl.add("base", [], compiled.text + (compiled.near_text if near else "") + render(facts))
     try:
         ctl.ground([("base", [])])
     except RuntimeError as exc:
         raise JudgeError(f"grounding failed: {exc}") from None
-
-    models: list[tuple[frozenset, frozenset]] = []
+    models: list[list[clingo.Symbol]] = []
 
     def on_model(model: clingo.Model) -> None:
-        models.append((frozenset(model.symbols(shown=True)), frozenset(model.symbols(atoms=True))))
+        models.append(model.symbols(shown=True))
 
     with ctl.solve(on_model=on_model, async_=True) as handle:
         if not handle.wait(time_limit):
@@ -169,10 +172,80 @@ def solve(game: str, facts: list[clingo.Symbol], *, time_limit: float | None = N
     if result.unsatisfiable or not models:
         raise JudgeError("the rules have no answer for this situation (it contradicts them)")
     if len(models) > 1:
-        raise JudgeError("the rules give more than one answer for this situation; the verdict layer must be deterministic")
-    shown, atoms = models[0]
-    if len(shown) > bounds.judgements:
-        # Checked before any justification tree is built: those grow with every judgement.
-        raise JudgeError(limits.over(f"the situation gives {len(shown)} judgements (verdicts, prohibitions, "
+        raise JudgeError("the rules give more than one answer for this situation; "
+                         "the verdict layer must be deterministic")
+    shown: dict[str, list[clingo.Symbol]] = {}
+    for atom in models[0]:
+        shown.setdefault(atom.name, []).append(atom)
+    return shown, (ctl if keep else None)
+
+
+def _hold_model(ctl: clingo.Control) -> tuple[ExitStack, clingo.Model]:
+    """The (only) model again, held open for lookups: atoms the grounder left to the solver (those
+    resting on aggregates, say) are true in it though not facts of the ground program."""
+    stack = ExitStack()
+    handle = stack.enter_context(ctl.solve(yield_=True))
+    model = handle.model()
+    if model is None:  # cannot happen after a satisfiable run; say so rather than guess
+        stack.close()
+        raise JudgeError("the rules lost their answer on a second look (a defect in ccg-judge)")
+    return stack, model
+
+
+def render(facts: list[clingo.Symbol]) -> str:
+    return "".join([f"{fact}.\n" for fact in facts])
+
+
+@dataclass(frozen=True)
+class EffectShape:
+    """What the guess of witnesses looks at in an effect: its target, its kind, whether a card made it."""
+
+    target: str
+    kind: str
+    sourced: bool
+
+
+def expected_witnesses(effects: Iterable[EffectShape], game: Game) -> frozenset[Signature]:
+    """The core witnesses a situation's effects may bring about: a clash needs two effects on one card
+    (or a source, which a game may set aside); a replaced property needs a set effect; a value below
+    zero, a modifier. A game's own witnesses are always expected. A wrong guess costs a second run."""
+    effects = list(effects)
+    per_target: dict[str, int] = {}
+    for e in effects:
+        per_target[e.target] = per_target.get(e.target, 0) + 1
+    expected = set(game.witnesses)
+    if any(n > 1 for n in per_target.values()) or any(e.sourced for e in effects):
+        expected |= {("ignored", 3), ("set_aside", 1)}
+    if any(e.kind == "set" for e in effects):
+        expected.add(("replacement", 3))
+    if any(e.kind == "modify" for e in effects):
+        expected.add(("below_zero", 4))
+    return frozenset(expected)
+
+
+def solve(game_name: str, facts: list[clingo.Symbol], *, mode: str = "check",
+          time_limit: float | None = None, expected: frozenset[Signature] | None = None) -> Answer:
+    """Ground and solve one situation. ``expected``: the witnesses the situation may bring about
+    (:func:`expected_witnesses`; None: any)."""
+    bounds = limits.current()
+    time_limit = time_limit or bounds.time_limit
+    game = load_game(game_name)
+    all_witnesses = witnesses(game)
+    absent = all_witnesses - expected if expected is not None else frozenset()
+    compiled = program(game_name, mode, absent if mode == "check" else frozenset())
+    near = False
+    shown, control = _run(compiled, facts, time_limit, near=near, keep=mode == "trees")
+    present = frozenset(s for s in all_witnesses if shown.get(s[0]))
+    defeated = any(shown.get(d[0]) for d in compiled.defeaters)
+    if (mode == "check" and present & set(compiled.absent)) or defeated:
+        compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
+        near = defeated
+        shown, control = _run(compiled, facts, time_limit, near=near, keep=mode == "trees")
+    judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
+    if judgements > bounds.judgements:
+        raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
                                      "ignored effects, ...)", bounds.judgements, "judgements"))
-    return Answer(shown, atoms, frozenset(facts), program.rules, len(models))
+    answer = Answer(shown=shown, compiled=compiled, facts=frozenset(facts), control=control, near=near)
+    if control is not None:
+        answer._handle, answer._model = _hold_model(control)
+    return answer

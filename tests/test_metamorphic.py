@@ -26,7 +26,7 @@ from fuzz.oracle import SOURCE, canonical, check_report, rename, report_json, su
 from fuzz.strategies import (BYTES, Choices, GameSpace, build_situation, fuzz_settings, fuzzable_games,
                              game_names, game_space)
 from pybridge import api
-from pybridge.report import to_json
+from pybridge.report import to_data, to_json
 from pybridge.situation import situation_from_data
 
 GAMES = game_names()
@@ -94,7 +94,7 @@ def check_unrelated_card(space: GameSpace, data: dict, base) -> bool:
     after = report_of(changed)
 
     def verdicts(report, skip_newcomer):
-        return {(v.player, v.action): canonical(v.model_dump(mode="json")) for v in report.verdicts
+        return {(v.player, v.action): canonical(to_data(v)) for v in report.verdicts
                 if not (skip_newcomer and newcomer in v.action)}
 
     assert verdicts(after, True) == verdicts(base, False), "a card far away changed the verdicts of others"

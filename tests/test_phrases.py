@@ -8,8 +8,8 @@ import yaml
 from clingo import ast
 
 from pybridge.catalogue import load_game
-from pybridge.encodings import asp_root, known_games
-from pybridge.solve import load_program
+from pybridge.compiler import parse_rules
+from pybridge.encodings import asp_root, entry_file, known_games
 
 
 def phrases_in(path: Path) -> dict[str, str]:
@@ -17,11 +17,21 @@ def phrases_in(path: Path) -> dict[str, str]:
 
 
 def game_predicates(game: str) -> set[str]:
+    """Every predicate a rule of the game derives or reads."""
     found = set()
-    for rule in load_program(game, load_game(game).entry).rules:
-        for term in (rule.head, *rule.positive):
-            if term.ast_type == ast.ASTType.Function:
-                found.add(f"{term.name}/{len(term.arguments)}")
+
+    def visit(node):
+        if node.ast_type == ast.ASTType.SymbolicAtom and node.symbol.ast_type == ast.ASTType.Function:
+            found.add(f"{node.symbol.name}/{len(node.symbol.arguments)}")
+        for key in node.child_keys:
+            child = getattr(node, key)
+            for item in (child if isinstance(child, (list, tuple)) or hasattr(child, "__len__") and not
+                         isinstance(child, ast.AST) else [child]):
+                if isinstance(item, ast.AST):
+                    visit(item)
+
+    for statement, _, _ in parse_rules(entry_file(game, load_game(game).entry)):
+        visit(statement)
     return found
 
 

@@ -38,8 +38,25 @@ def test_runner_reports_a_wrong_expectation():
     miscited = expect.model_copy(update={"illegal": {**expect.illegal, "shot(elf, foe)": ["107.2"]}})
     wrong = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": miscited})})
     assert judge_ruling(wrong, report) == [
-        "shot(elf, foe): expected citations ['107.2'], got ['107.5-1']"
+        "shot(elf, foe): expected citations ['107.2'], got ['107.5-1', 'feature:shot', 'model:creature-acts']"
     ]
+
+
+def test_runner_checks_what_is_not_possible():
+    """An action expected not possible must be one check does not list, explained as not possible with
+    exactly the expected definitions."""
+    situation = load_situation(RULINGS / "berserk" / "107" / "107.2-own-target.yaml")
+    report = check(situation)
+    expect = situation.ruling.expect
+    assert judge_ruling(situation, report) == []
+    wrong = expect.model_copy(update={"impossible": {"strike_attack(vail, friend)": ["107.3"]}})
+    bad = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": wrong})})
+    assert judge_ruling(bad, report) == [
+        "strike_attack(vail, friend): expected not possible citing ['107.3'], got impossible citing ['107.2']"]
+    listed = expect.model_copy(update={"impossible": {"strike_attack(vail, hero)": ["107.2"]}})
+    bad = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": listed})})
+    assert judge_ruling(bad, report) == [
+        "strike_attack(vail, hero): expected not possible, but check lists it (legal)"]
 
 
 def test_an_invariance_needs_something_to_drop():

@@ -1,6 +1,7 @@
 """The projection onto a player's knowledge: what becomes an unknown card."""
 
 from pybridge.api import check, facts_text
+from pybridge.report import to_json
 from pybridge.situation import situation_from_data
 
 
@@ -43,4 +44,4 @@ def test_swapping_the_opponents_hand_cards_changes_nothing_for_the_viewer():
     swapped = base.model_copy(update={"cards": [
         c.model_copy(update={"card": "Ассасин", "id": "other-id"}) if c.id == "their-spell" else c
         for c in base.cards]})
-    assert check(base).model_dump_json() == check(swapped).model_dump_json()
+    assert to_json(check(base)) == to_json(check(swapped))

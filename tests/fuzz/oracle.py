@@ -80,19 +80,21 @@ def check_report(report: Report, space: GameSpace, situation: Situation) -> None
         assert v.cites, f"{what} cites no clause"
         for clause_id in v.cites:
             known(clause_id, what)
-        assert v.granted_by, f"{what} has no candidate clause"
+        assert v.reasons_of("granted"), f"{what} has no candidate clause"
         if v.verdict == "illegal":
-            assert v.blocked_by, f"{what} is illegal without a blocking clause"
-        for reason in v.granted_by + v.blocked_by + v.obliged_by:
-            known(reason.clause.id, what)
-        for lifted in v.lifted:
-            known(lifted.clause.id, what)
-            known(lifted.by.id, what)
+            assert v.reasons_of("blocked"), f"{what} is illegal without a blocking clause"
+        for reason in v.reasons + v.obligations:
+            known(reason.clause, what)
+            if reason.by:
+                known(reason.by, what)
+        for consequence in v.consequences:
+            for clause_id in consequence.cites:
+                known(clause_id, f"{what}: {consequence.effect}")
     for overridden in report.overridden_effects:
         if overridden.clause:
-            known(overridden.clause.id, f"effect {overridden.effect}")
+            known(overridden.clause, f"effect {overridden.effect}")
     for clamp in report.clamped:
-        known(clamp.clause.id, f"clamp of {clamp.card}")
+        known(clamp.clause, f"clamp of {clamp.card}")
 
 
 def canonical(value: Any) -> Any:

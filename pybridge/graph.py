@@ -1,0 +1,391 @@
+"""The full justification graph, read from the trees program's records.
+
+Every rule of the trees program is recorded (``_wI(V...)``, see
+:mod:`pybridge.compiler`); an atom's derivations are the records of the rules
+whose head it matches, found through the ground program (only the rules an
+atom asks about are read). An absent atom a derivation relied on is opened up
+to its near derivations when something overrode it. The cites of a verdict
+are gathered from its nodes with the same rule as ``check`` reads them from
+the why layer, so the two must agree (a test holds them to it).
+
+An action no definition admits (``explain`` of an action ``check`` does not
+list) is answered as *impossible*: the candidate rules for its kind, each with
+the first of its conditions that fails.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable
+
+import clingo
+from clingo import Function, Symbol
+
+from pybridge import terms
+from pybridge.catalogue import Game
+from pybridge.compiler import ELIDED, NearRule, Rule, flat_name
+from pybridge.justify import Cites, Derivation, Grouped, Nodes, Reason, Verdict, sort_clause_ids
+from pybridge.solve import Answer
+from pybridge.terms import text
+
+
+class Graph:
+    def __init__(self, answer: Answer, game: Game, cites: Cites):
+        self.answer = answer
+        self.game = game
+        self.cites = cites
+        self.nodes = Nodes()
+        self.rules = answer.compiled.rules
+        self.by_signature: dict[tuple, list[Rule]] = defaultdict(list)
+        for rule in self.rules:
+            self.by_signature[rule.signature].append(rule)
+        self.near_by_rule: dict[int, list[NearRule]] = defaultdict(list)
+        for record in answer.compiled.near:
+            self.near_by_rule[record.rule].append(record)
+        self._records: dict[str, dict[tuple, list[dict[str, Symbol]]]] = {}
+        self._builders: dict[tuple, object] = {}
+        self._expanded: set[str] = set()
+        self._cites: dict[str, frozenset[str]] = {}
+        self.rules_named: set[int] = set()
+        self.clauses_named: set[str] = set()
+        self._near_flags = answer.near
+
+    # ---- records
+
+    def _index(self, name: str, variables: tuple[str, ...], keys: tuple[str, ...]):
+        index = self._records.get(name)
+        if index is None:
+            index = defaultdict(list)
+            for atom in self.answer.lookup(name, len(variables)):
+                bindings = dict(zip(variables, atom.arguments))
+                index[tuple(bindings.get(k) for k in keys)].append(bindings)
+            self._records[name] = index
+        return index
+
+    def _matches(self, name: str, rule: Rule, atom: Symbol) -> list[dict[str, Symbol]]:
+        """The records of ``name`` (for ``rule``) whose head is ``atom``."""
+        bindings: dict[str, Symbol] = {}
+        if not terms.unify(rule.head_pattern, atom, bindings):
+            return []
+        keys = tuple(v for v in terms.variables(rule.head_pattern) if v in bindings)
+        index = self._index(name, rule.variables, keys)
+        found = index.get(tuple(bindings[k] for k in keys), [])
+        if _computed(rule.head_pattern):  # arithmetic in the head: rebuild it and compare
+            build = self._builder(rule.head_pattern)
+            matching = []
+            for b in found:
+                built = _safe_build(build, b)
+                # an interval or a pool cannot be rebuilt: the record agrees on every other part
+                if built is None or built == atom:
+                    matching.append(b)
+            return matching
+        return found
+
+    def _builder(self, pattern):
+        key = id(pattern)
+        build = self._builders.get(key)
+        if build is None:
+            build = self._builders[key] = terms.builder(pattern)
+        return build
+
+    def supports(self, atom: Symbol) -> list[tuple[Rule, dict[str, Symbol]]]:
+        found = []
+        for rule in self.by_signature.get((atom.name, len(atom.arguments)), ()):
+            if rule.support_only:  # rests_on/2: the supporting atoms, found in the answer
+                bindings = {}
+                if terms.unify(rule.head_pattern, atom, bindings):
+                    found.extend((rule, b) for _, b in _solutions(self, rule.positive_patterns[1], bindings))
+                continue
+            if ":-" not in rule.text:  # a fact of the rules base
+                bindings: dict[str, Symbol] = {}
+                if terms.unify(rule.head_pattern, atom, bindings):
+                    found.append((rule, bindings))
+                continue
+            for bindings in self._matches(rule.record, rule, atom):
+                found.append((rule, bindings))
+        return found
+
+    def near_supports(self, atom: Symbol) -> list[tuple[NearRule, dict[str, Symbol]]]:
+        if not self._near_flags:
+            return []
+        flag = Function(flat_name("_nm_", (atom.name, len(atom.arguments))), list(atom.arguments))
+        if not self.answer.holds(flag):
+            return []
+        found = []
+        for rule in self.by_signature.get((atom.name, len(atom.arguments)), ()):
+            for record in self.near_by_rule.get(rule.index, ()):
+                for bindings in self._matches(record.name, rule, atom):
+                    found.append((record, bindings))
+        return found
+
+    # ---- nodes
+
+    def _premises(self, rule: Rule, bindings: dict[str, Symbol]) -> tuple[list[Symbol], list[Symbol]]:
+        positive = [_safe_build(self._builder(p), bindings) for p in rule.positive_patterns]
+        negative = [_safe_build(self._builder(p), bindings) for p in rule.negative_patterns]
+        return [p for p in positive if p is not None], [n for n in negative if n is not None]
+
+    def _kind(self, atom: Symbol) -> str:
+        if atom in self.answer.facts:
+            return "fact"
+        rules = self.by_signature.get((atom.name, len(atom.arguments)), ())
+        return "derived" if any(":-" in r.text for r in rules) else "fact"
+
+    def expand(self, atom: Symbol) -> str:
+        """The node of a derived atom, expanded down to the facts (every node once)."""
+        ident = self.nodes(atom, self._kind(atom))
+        if ident in self._expanded:
+            return ident
+        self._expanded.add(ident)
+        node = self.nodes.nodes[ident]
+        if node.kind == "fact" and atom in self.answer.facts:
+            return ident
+        for rule, bindings in self.supports(atom):
+            node.derivations.append(self._derivation(atom, rule, bindings))
+        node.kind = "derived" if node.derivations else node.kind
+        node.expanded = True
+        return ident
+
+    def _derivation(self, atom: Symbol, rule: Rule, bindings: dict[str, Symbol], *,
+                    fault: int | None = None, defeat: int | None = None) -> Derivation:
+        self.rules_named.add(rule.index)
+        positive, negative = self._premises(rule, bindings)
+        clause = self.cites.named(atom) or rule.banner
+        if clause:
+            self.clauses_named.add(clause)
+        if rule.support_only:
+            positive = positive[1:]  # the atom itself is not its own premise
+        premise_ids = []
+        for slot, premise in enumerate(positive):
+            premise_ids.append(self.absent(premise) if slot == fault else self.expand(premise))
+        absent_ids = []
+        for slot, negated in enumerate(negative):
+            absent_ids.append(self.expand(negated) if slot == defeat else self.absent(negated))
+        named = self.cites.named(atom)
+        own = self.cites.keep(set(rule.clauses) | ({named} if named else set()))
+        return Derivation(rule=rule.index, clause=clause, near=fault is not None or defeat is not None,
+                          cites=sort_clause_ids(own),
+                          bindings={k: text(v) for k, v in sorted(bindings.items()) if not k.endswith("__")},
+                          premises=premise_ids, absent=absent_ids)
+
+    def absent(self, atom: Symbol) -> str:
+        """The node of an atom required not to hold, opened up to what overrode it, if anything did."""
+        ident = self.nodes(atom, "absent")
+        node = self.nodes.nodes[ident]
+        if ident in self._expanded or node.kind != "absent":
+            return ident
+        self._expanded.add(ident)
+        for record, bindings in self.near_supports(atom):
+            rule = self.rules[record.rule]
+            node.overridden_by.append(self._derivation(atom, rule, bindings, fault=record.fault,
+                                                       defeat=record.defeat))
+        node.expanded = True
+        return ident
+
+    # ---- cites, read off the graph
+
+    def cites_of(self, ident: str) -> frozenset[str]:
+        """The clauses of every derivation on this node's graph (its near derivations included), the
+        verdict's own roots (candidate/3, legal/2) not followed; a fixpoint, so cycles are exact."""
+        found = self._cites.get(ident)
+        if found is not None:
+            return found
+        reached, stack, edges = [], [ident], {}
+        while stack:
+            current = stack.pop()
+            if current in edges or current in self._cites:
+                continue
+            node = self.nodes.nodes[current]
+            own: set[str] = set()
+            children: list[str] = []
+            for d in node.derivations + node.overridden_by:
+                own |= set(d.cites)
+                for p in d.premises + d.absent:
+                    name, arity = self.nodes.nodes[p].predicate.rsplit("/", 1)
+                    if (name, int(arity)) not in ELIDED:
+                        children.append(p)
+            edges[current] = (self.cites.keep(own), children)
+            reached.append(current)
+            stack.extend(children)
+        value = {n: set(edges[n][0]) for n in reached}
+        changed = True
+        while changed:
+            changed = False
+            for n in reached:
+                for child in edges[n][1]:
+                    extra = self._cites[child] if child in self._cites else value[child]
+                    if not extra <= value[n]:
+                        value[n] |= extra
+                        changed = True
+        for n in reached:
+            self._cites[n] = frozenset(value[n])
+        return self._cites[ident]
+
+    def _atom(self, ident: str) -> Symbol | None:
+        return self.nodes.atoms.get(ident)
+
+    # ---- a verdict's graph
+
+    def expand_verdict(self, verdict: Verdict, key: tuple, g: Grouped) -> None:
+        """Point the verdict's reasons at their expanded nodes; its cites are read off the graph."""
+        player, action = key
+        is_legal = verdict.verdict == "legal"
+        roots: list[str] = []
+        candidates = sorted(g.by["candidate"][key], key=lambda a: text(a[2]))
+        for args in candidates:
+            ident = self.expand(args[-1])
+            roots.append(ident)
+        for reason in verdict.reasons:
+            if reason.role == "granted":
+                reason.node = self.expand(Function("candidate", [player, action, clingo.String(reason.clause)]))
+            elif reason.role in ("blocked", "lifted"):
+                atom = Function("forbidden", [player, action, clingo.String(reason.clause)])
+                reason.node = self.expand(atom)
+                if reason.role == "blocked" and not is_legal:
+                    roots.append(reason.node)
+            elif reason.role == "waived":
+                atom = next((a[-1] for a in g.by["waived"].get(key, ()) if text(a[2]) == reason.clause
+                             and text(a[3]) == reason.condition and text(a[4]) == reason.by), None)
+                if atom is not None:
+                    reason.node = self.expand(atom)
+        for args in g.by["forbidden"].get(key, ()):
+            lifts = g.exempt.get((player, action, args[2]), ())
+            if is_legal and lifts:
+                roots.append(self.expand(args[-1]))
+                for e in lifts:
+                    ident = self.expand(e[-1])
+                    roots.append(ident)
+                    for reason in verdict.reasons:
+                        if reason.role == "lifted" and reason.clause == text(args[2]) and reason.by == text(e[3]):
+                            reason.by_node = ident
+                for w in g.by["waived"].get(key, ()):
+                    if w[2] == args[2]:
+                        roots.append(self.expand(w[-1]))
+        for t, args in zip(verdict.treatment, sorted(g.by["assumed"].get(key, ()), key=lambda a: (text(a[2]), text(a[3])))):
+            t.node = self.expand(args[-1])
+            roots.append(t.node)
+        for o, args in zip(verdict.obligations, sorted(g.by["obliged"].get(key, ()), key=lambda a: text(a[2]))):
+            o.node = self.expand(args[-1])
+        verdict_atom = Function("legal" if is_legal else "illegal", [player, action])
+        verdict.node = self.expand(verdict_atom)
+        if is_legal:  # what kept it from being blocked, if anything overrode that
+            roots.append(self.absent(Function("is_blocked", [player, action])))
+        found: set[str] = set()
+        for ident in roots:
+            found |= self.cites_of(ident)
+            atom = self._atom(ident)
+            if atom is not None:
+                named = self.cites.named(atom)
+                if named:
+                    found |= self.cites.keep([named])
+        verdict.cites = sort_clause_ids(found)
+        for c, args in zip(verdict.consequences, sorted(g.by["consequence"].get(key, ()), key=lambda a: text(a[2]))):
+            c.node = self.expand(args[-1])
+            c.cites = sort_clause_ids(self.cites_of(c.node))
+
+
+def _computed(pattern) -> bool:
+    tag = pattern[0]
+    if tag in ("op", "neg", "abs", "?"):
+        return True
+    if tag == "f":
+        return any(_computed(a) for a in pattern[2])
+    if tag == "t":
+        return any(_computed(a) for a in pattern[1])
+    return False
+
+
+def _safe_build(build, bindings) -> Symbol | None:
+    try:
+        return build(bindings)
+    except terms.Unbuildable:
+        return None
+
+
+# --------------------------------------------------------------------------
+# An action no definition admits
+
+
+def impossible(answer: Answer, game: Game, cites: Cites, player: Symbol, action: Symbol) -> tuple[Verdict, Graph]:
+    """Why ``action`` is not an action ``player`` may try here: each candidate rule for its kind, and
+    the first of its conditions that fails (the definition it does not meet)."""
+    graph = Graph(answer, game, cites)
+    reasons: list[Reason] = []
+    found: set[str] = set()
+    for rule in graph.by_signature.get(("candidate", 3), ()):
+        bindings: dict[str, Symbol] = {}
+        head = rule.head_pattern
+        if not (terms.unify(head[2][0], player, bindings) and terms.unify(head[2][1], action, bindings)):
+            continue
+        if any(terms.signature(p) == ("candidate", 3) for p in rule.positive_patterns):
+            continue  # a special case of another definition: it fails with that one
+        clause = head[2][2][1] if head[2][2][0] == "s" else (rule.banner or "")
+        atom = Function("candidate", [player, action, clingo.String(clause)])
+        ident = graph.nodes(atom, "absent")
+        failure = _first_failure(graph, rule, bindings)
+        node = graph.nodes.nodes[ident]
+        if failure is not None:
+            node.overridden_by.append(failure)
+        node.expanded = True
+        graph.rules_named.add(rule.index)
+        found.add(clause)
+        graph.clauses_named.add(clause)
+        reasons.append(Reason(role="definition", clause=clause, node=ident))
+    verdict = Verdict(player=text(player), action=text(action), verdict="impossible",
+                      cites=sort_clause_ids(cites.keep(found)), reasons=reasons)
+    return verdict, graph
+
+
+def _first_failure(graph: Graph, rule: Rule, bindings: dict[str, Symbol]) -> Derivation | None:
+    """The rule's body evaluated against the answer, premise by premise: the derivation up to the
+    first condition that fails (that premise listed absent)."""
+    holding: list[str] = []
+    for pattern in rule.positive_patterns:
+        options = list(_solutions(graph, pattern, bindings))
+        if not options:
+            atom = _safe_build(graph._builder(pattern), bindings)
+            absent = [graph.nodes(atom, "absent")] if atom is not None else []
+            return Derivation(rule=rule.index, clause=rule.banner, bindings={k: text(v) for k, v in sorted(
+                bindings.items()) if not k.endswith("__")}, premises=holding, absent=absent, near=True)
+        atom, bindings = options[0]
+        holding.append(graph.expand(atom))
+    for comparison in rule.comparisons:
+        holds = _compare(graph, comparison, bindings)
+        if holds is False:
+            return Derivation(rule=rule.index, clause=rule.banner, bindings={k: text(v) for k, v in sorted(
+                bindings.items()) if not k.endswith("__")}, premises=holding, near=True)
+    for pattern in rule.negative_patterns:
+        atom = _safe_build(graph._builder(pattern), bindings)
+        if atom is not None and graph.answer.holds(atom):
+            return Derivation(rule=rule.index, clause=rule.banner, bindings={k: text(v) for k, v in sorted(
+                bindings.items()) if not k.endswith("__")}, premises=holding + [graph.expand(atom)], near=True)
+    return None
+
+
+_COMPARE = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _compare(graph: Graph, comparison, bindings) -> bool | None:
+    """A comparison of the body under the bindings (None when it cannot be evaluated)."""
+    _, operator, left, right = comparison
+    a = _safe_build(graph._builder(left), bindings)
+    b = _safe_build(graph._builder(right), bindings)
+    test = _COMPARE.get(operator)
+    if a is None or b is None or test is None:
+        return None
+    return test(a, b)
+
+
+def _solutions(graph: Graph, pattern, bindings: dict[str, Symbol]) -> Iterable[tuple[Symbol, dict[str, Symbol]]]:
+    atom = _safe_build(graph._builder(pattern), bindings)
+    if atom is not None:
+        if graph.answer.holds(atom):
+            yield atom, bindings
+        return
+    name, arity = terms.signature(pattern)
+    for candidate in graph.answer.lookup(name, arity):
+        extended = dict(bindings)
+        if terms.unify(pattern, candidate, extended):
+            yield candidate, extended
+

@@ -1,0 +1,262 @@
+"""Term patterns of the rules: the heads and premises of rules, as data.
+
+A pattern is a small tree of lists (JSON-ready, so compiled programs can be
+cached): ``["v", name]`` a variable, ``["n", 3]`` a number, ``["s", text]`` a
+string, ``["f", name, [args]]`` a function or constant, ``["t", [args]]`` a
+tuple, ``["op", operator, left, right]`` / ``["neg", x]`` / ``["abs", x]``
+arithmetic, ``["?", text]`` anything else (intervals, pools). Justify turns
+patterns and the variable bindings a record carries into clingo Symbols
+(atoms it looks up) and into text (premises it only shows), and matches an
+atom against a rule head to find the records that derived it."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import clingo
+from clingo import Function, Number, String, Symbol, SymbolType, ast
+
+Pattern = list  # see the module docstring
+Bindings = dict[str, Symbol]
+
+_OPERATORS = {
+    ast.BinaryOperator.Plus: "+", ast.BinaryOperator.Minus: "-", ast.BinaryOperator.Multiplication: "*",
+    ast.BinaryOperator.Division: "/", ast.BinaryOperator.Modulo: "\\", ast.BinaryOperator.Power: "**",
+    ast.BinaryOperator.And: "&", ast.BinaryOperator.Or: "?", ast.BinaryOperator.XOr: "^",
+}
+
+
+def pattern(term: ast.AST) -> Pattern:
+    """The pattern of a term of a rule (clingo AST)."""
+    kind = term.ast_type
+    if kind == ast.ASTType.Variable:
+        return ["v", term.name]
+    if kind == ast.ASTType.SymbolicTerm:
+        return from_symbol(term.symbol)
+    if kind == ast.ASTType.Function:
+        args = [pattern(a) for a in term.arguments]
+        return ["t", args] if not term.name else ["f", term.name, args]
+    if kind == ast.ASTType.BinaryOperation and term.operator_type in _OPERATORS:
+        return ["op", _OPERATORS[term.operator_type], pattern(term.left), pattern(term.right)]
+    if kind == ast.ASTType.UnaryOperation:
+        if term.operator_type == ast.UnaryOperator.Minus:
+            return ["neg", pattern(term.argument)]
+        if term.operator_type == ast.UnaryOperator.Absolute:
+            return ["abs", pattern(term.argument)]
+    return ["?", str(term)]
+
+
+def from_symbol(symbol: Symbol) -> Pattern:
+    if symbol.type == SymbolType.Number:
+        return ["n", symbol.number]
+    if symbol.type == SymbolType.String:
+        return ["s", symbol.string]
+    if symbol.type == SymbolType.Function:
+        args = [from_symbol(a) for a in symbol.arguments]
+        return ["t", args] if not symbol.name else ["f", symbol.name, args]
+    return ["?", str(symbol)]
+
+
+def variables(p: Pattern) -> list[str]:
+    """The variables of a pattern, in order of first appearance."""
+    found: list[str] = []
+
+    def walk(node: Pattern) -> None:
+        tag = node[0]
+        if tag == "v":
+            if node[1] not in found:
+                found.append(node[1])
+        elif tag == "f":
+            for a in node[2]:
+                walk(a)
+        elif tag == "t":
+            for a in node[1]:
+                walk(a)
+        elif tag == "op":
+            walk(node[2])
+            walk(node[3])
+        elif tag in ("neg", "abs"):
+            walk(node[1])
+
+    walk(p)
+    return found
+
+
+def signature(p: Pattern) -> tuple[str, int]:
+    if p[0] == "f":
+        return (p[1], len(p[2]))
+    return ("", 0)
+
+
+class Unbuildable(Exception):
+    """A pattern with a part justify cannot rebuild (an interval, a pool, an unbound variable)."""
+
+
+def _arith(operator: str, a: int, b: int) -> int:
+    if operator == "+":
+        return a + b
+    if operator == "-":
+        return a - b
+    if operator == "*":
+        return a * b
+    if operator == "/":
+        if b == 0:
+            raise Unbuildable("division by zero")
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b >= 0) else -q  # clingo divides towards zero
+    if operator == "\\":
+        if b == 0:
+            raise Unbuildable("modulo by zero")
+        return a - b * _arith("/", a, b)
+    if operator == "**":
+        return a ** b
+    if operator == "&":
+        return a & b
+    if operator == "?":
+        return a | b
+    return a ^ b
+
+
+def builder(p: Pattern) -> Callable[[Bindings], Symbol]:
+    """A function building the Symbol of the pattern under bindings."""
+    tag = p[0]
+    if tag == "v":
+        name = p[1]
+
+        def variable(b: Bindings) -> Symbol:
+            try:
+                return b[name]
+            except KeyError:
+                raise Unbuildable(f"unbound variable {name}") from None
+        return variable
+    if tag in ("n", "s") or (tag == "f" and not _has_vars(p)) or (tag == "t" and not _has_vars(p)):
+        constant = to_symbol(p)
+        return lambda b: constant
+    if tag in ("f", "t"):
+        name = p[1] if tag == "f" else ""
+        parts = [builder(a) for a in (p[2] if tag == "f" else p[1])]
+        return lambda b: Function(name, [part(b) for part in parts])
+    if tag == "op":
+        operator, left, right = p[1], builder(p[2]), builder(p[3])
+
+        def operation(b: Bindings) -> Symbol:
+            x, y = left(b), right(b)
+            if x.type != SymbolType.Number or y.type != SymbolType.Number:
+                raise Unbuildable("arithmetic on a non-number")
+            return Number(_arith(operator, x.number, y.number))
+        return operation
+    if tag in ("neg", "abs"):
+        inner = builder(p[1])
+
+        def unary(b: Bindings) -> Symbol:
+            x = inner(b)
+            if x.type != SymbolType.Number:
+                raise Unbuildable("arithmetic on a non-number")
+            return Number(-x.number if tag == "neg" else abs(x.number))
+        return unary
+    text = p[1]
+
+    def unknown(b: Bindings) -> Symbol:
+        raise Unbuildable(f"cannot rebuild {text}")
+    return unknown
+
+
+def _has_vars(p: Pattern) -> bool:
+    return bool(variables(p)) or p[0] in ("op", "neg", "abs", "?")
+
+
+def to_symbol(p: Pattern) -> Symbol:
+    tag = p[0]
+    if tag == "n":
+        return Number(p[1])
+    if tag == "s":
+        return String(p[1])
+    if tag == "f":
+        return Function(p[1], [to_symbol(a) for a in p[2]])
+    if tag == "t":
+        return Function("", [to_symbol(a) for a in p[1]])
+    raise Unbuildable(f"not a constant: {p}")
+
+
+def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
+    """Match a symbol against a pattern, extending bindings; False when they cannot match.
+    Arithmetic parts are not inverted: a variable only inside arithmetic stays unbound."""
+    tag = p[0]
+    if tag == "v":
+        bound = bindings.get(p[1])
+        if bound is None:
+            bindings[p[1]] = symbol
+            return True
+        return bound == symbol
+    if tag == "n":
+        return symbol.type == SymbolType.Number and symbol.number == p[1]
+    if tag == "s":
+        return symbol.type == SymbolType.String and symbol.string == p[1]
+    if tag in ("f", "t"):
+        name, args = (p[1], p[2]) if tag == "f" else ("", p[1])
+        if symbol.type != SymbolType.Function or symbol.name != name:
+            return False
+        sargs = symbol.arguments
+        if len(sargs) != len(args):
+            return False
+        return all(unify(a, s, bindings) for a, s in zip(args, sargs))
+    return True  # arithmetic and the rest: checked once the record is rebuilt
+
+
+# --------------------------------------------------------------------------
+# Text: how people read terms (strings unquoted, tuples in parentheses)
+
+
+def text(symbol: Symbol, _cache: dict[Symbol, str] = {}) -> str:  # noqa: B006 - a deliberate cache
+    """A term as people read it: strings unquoted, tuples in parentheses."""
+    cached = _cache.get(symbol)
+    if cached is not None:
+        return cached
+    kind = symbol.type
+    if kind == SymbolType.String:
+        result = symbol.string
+    elif kind == SymbolType.Function:
+        args = symbol.arguments
+        inner = ", ".join(text(a) for a in args)
+        if not symbol.name:
+            result = f"({inner}{',' if len(args) == 1 else ''})"
+        else:
+            result = f"{symbol.name}({inner})" if args else symbol.name
+    else:
+        result = str(symbol)
+    if len(_cache) > 200_000:  # symbols are interned by clingo; keep the cache bounded anyway
+        _cache.clear()
+    _cache[symbol] = result
+    return result
+
+
+def argument_texts(symbol: Symbol) -> list[str]:
+    return [text(a) for a in symbol.arguments] if symbol.type == SymbolType.Function else []
+
+
+def describe(p: Pattern) -> str:
+    """A pattern as rule text (variables by name)."""
+    tag = p[0]
+    if tag == "v":
+        return p[1]
+    if tag == "n":
+        return str(p[1])
+    if tag == "s":
+        return str(String(p[1]))
+    if tag in ("f", "t"):
+        name, args = (p[1], p[2]) if tag == "f" else ("", p[1])
+        inner = ", ".join(describe(a) for a in args)
+        if tag == "t":
+            return f"({inner}{',' if len(args) == 1 else ''})"
+        return f"{name}({inner})" if args else name
+    if tag == "op":
+        return f"{describe(p[2])} {p[1]} {describe(p[3])}"
+    if tag == "neg":
+        return f"-{describe(p[1])}"
+    if tag == "abs":
+        return f"|{describe(p[1])}|"
+    return str(p[1])
+
+
+def is_symbol_type(value: Any) -> bool:
+    return isinstance(value, clingo.Symbol)
