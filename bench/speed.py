@@ -1,0 +1,181 @@
+"""How fast ccg-judge judges, side by side with plain clingo on the same rules and facts.
+
+Run from the repository root:  python bench/speed.py [--quick] [--repeat N]
+
+Columns, each the median (and p99) CPU time of one situation, in milliseconds:
+  floor    plain clingo: a fresh Control, the game's main.lp, the facts `ccg-judge facts` dumps,
+           ground, solve, read the shown atoms (what `python -m clingo` does, in-process);
+  check    warm `pybridge.api.check` (cites and first-level reasons), from the loaded situation;
+  trees    warm `api.check(trees=True)` (every verdict's graph in full);
+  explain  warm `api.explain` of one listed action, with its full graph;
+and the ratios to the floor, the size of `check --json`, and, for cold processes, the CPU time of
+`ccg-judge check S --json` against `python -m clingo main.lp facts.lp`, and peak RSS.
+Situations: every ruling file (as one group per game) and generated Berserk boards of 10, 30, 60 and
+120 cards with 0, 3 and 8 hidden cards (bench/boards.py, fixed seed). Times are CPU times of this
+process (or of the child, for cold runs), so other load on the machine matters less than for wall
+time; read the ratios, which are measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import clingo
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from boards import board  # noqa: E402
+
+from pybridge import api  # noqa: E402
+from pybridge.catalogue import load_game  # noqa: E402
+from pybridge.encodings import entry_file  # noqa: E402
+from pybridge.facts import render_facts  # noqa: E402
+from pybridge.report import to_json  # noqa: E402
+from pybridge.rulings import ruling_files  # noqa: E402
+from pybridge.situation import load_situation, situation_from_data  # noqa: E402
+
+SIZES = [(10, 0), (10, 3), (30, 0), (30, 3), (30, 8), (60, 0), (60, 3), (60, 8), (120, 0), (120, 3), (120, 8)]
+QUICK_SIZES = [(10, 0), (30, 3), (60, 3), (120, 8)]
+
+
+def cpu(run) -> float:
+    start = time.process_time()
+    run()
+    return (time.process_time() - start) * 1000
+
+
+def floor(game: str, facts: str) -> None:
+    ctl = clingo.Control(["--models=2", "--warn=none"])
+    ctl.load(str(entry_file(game, load_game(game).entry)))
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    ctl.solve(on_model=lambda m: m.symbols(shown=True))
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def measure(situation, repeat: int) -> dict[str, list[float]]:
+    """Interleaved runs of each column, so drift in the machine's load hits all alike."""
+    game = situation.game
+    facts = render_facts(api.facts_for(situation))
+    report = api.check(situation)  # warm: the rules are compiled and cached once per process
+    action = report.verdicts[len(report.verdicts) // 2].action if report.verdicts else None
+    times: dict[str, list[float]] = {"floor": [], "check": [], "trees": [], "explain": []}
+    for _ in range(repeat):
+        times["floor"].append(cpu(lambda: floor(game, facts)))
+        times["check"].append(cpu(lambda: api.check(situation)))
+        times["trees"].append(cpu(lambda: api.check(situation, trees=True)))
+        if action is not None:
+            times["explain"].append(cpu(lambda: api.explain(situation, action)))
+    times["json_kb"] = [len(to_json(report, indent=None).encode("utf-8")) / 1000]
+    times["verdicts"] = [len(report.verdicts)]
+    return times
+
+
+def cold(path: Path, repeat: int) -> tuple[float, float]:
+    """CPU time of a new process: `ccg-judge check PATH --json`, and `python -m clingo` on its facts."""
+    with tempfile.TemporaryDirectory() as tmp:
+        facts = Path(tmp) / "facts.lp"
+        facts.write_text(api.facts_text(path), encoding="utf-8")
+        game = load_situation(path).game
+        commands = {"ccg-judge": [sys.executable, "-m", "pybridge", "check", str(path), "--json"],
+                    "clingo": [sys.executable, "-m", "clingo", str(entry_file(game, load_game(game).entry)),
+                               str(facts), "--models=2", "--outf=2"]}
+        results = {}
+        for name, command in commands.items():
+            spent = []
+            for _ in range(repeat):
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run(command, capture_output=True, check=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                spent.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+            results[name] = statistics.median(spent)
+    return results["ccg-judge"], results["clingo"]
+
+
+def peak_rss_mb(data: dict) -> float:
+    """Peak resident memory of a new process that judges the situation (check, then check --trees)."""
+    script = ("import json, resource, sys; from pybridge import api; from pybridge.situation import "
+              "situation_from_data; s = situation_from_data(json.loads(sys.stdin.read())); api.check(s); "
+              "api.check(s, trees=True); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    run = subprocess.run([sys.executable, "-c", script], input=json.dumps(data), capture_output=True, text=True,
+                         check=True, cwd=ROOT)
+    return int(run.stdout.strip()) / 1024
+
+
+def row(name: str, times: dict[str, list[float]]) -> str:
+    f = statistics.median(times["floor"])
+    cells = [f"{name:<16}", f"{int(times['verdicts'][0]):>5}", f"{f:>7.1f} {percentile(times['floor'], .99):>7.1f}"]
+    for column in ("check", "trees", "explain"):
+        values = times[column]
+        if values:
+            m = statistics.median(values)
+            cells.append(f"{m:>7.1f} {percentile(values, .99):>7.1f} {m / f:>5.2f}x")
+        else:
+            cells.append(f"{'-':>7} {'-':>7} {'-':>6}")
+    cells.append(f"{times['json_kb'][0]:>8.1f}")
+    return "  ".join(cells)
+
+
+HEADER = (f"{'situations':<16}  {'verd.':>5}  {'floor p50':>7} {'p99':>7}  {'check p50':>7} {'p99':>7} {'/floor':>6}"
+          f"  {'trees p50':>7} {'p99':>7} {'/floor':>6}  {'explain':>7} {'p99':>7} {'/floor':>6}  {'json KB':>8}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer boards and repeats")
+    parser.add_argument("--repeat", type=int, default=None, help="runs per situation and column")
+    args = parser.parse_args()
+    repeat = args.repeat or (5 if args.quick else 11)
+    os.chdir(ROOT)
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"clingo {clingo.__version__}; CPU ms per situation, medians of {repeat} interleaved runs")
+    print(HEADER)
+    by_game: dict[str, dict[str, list[float]]] = {}
+    rulings = ruling_files([ROOT / "tests" / "rulings"])
+    for path in rulings[:: 4 if args.quick else 1]:
+        situation = load_situation(path)
+        times = measure(situation, max(3, repeat // 3))
+        merged = by_game.setdefault(situation.game, {k: [] for k in times})
+        for k, v in times.items():
+            # each situation contributes its median, so the group's figures are medians of medians
+            merged[k].append(statistics.median(v) if v else None)
+    for game, merged in sorted(by_game.items()):
+        merged = {k: [x for x in v if x is not None] for k, v in merged.items()}
+        merged["json_kb"] = [statistics.median(merged["json_kb"])]
+        merged["verdicts"] = [statistics.median(merged["verdicts"])]
+        print(row(f"rulings {game} ({len(merged['floor'])})", merged))
+    boards = {}
+    for cards, hidden in (QUICK_SIZES if args.quick else SIZES):
+        data = board(cards, hidden)
+        boards[(cards, hidden)] = data
+        print(row(f"board {cards}/{hidden} hidden", measure(situation_from_data(data), repeat)), flush=True)
+    print()
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, path in (("example", ROOT / "examples" / "berserk" / "first-turn-rush.yaml"),
+                           ("board 30/3", Path(tmp) / "board-30-3.json")):
+            if not path.exists():
+                path.write_text(json.dumps(boards.get((30, 3)) or board(30, 3), ensure_ascii=False), encoding="utf-8")
+            ours, theirs = cold(path, 3 if args.quick else 5)
+            print(f"cold {name:<12} ccg-judge check --json {ours:7.1f} ms CPU   python -m clingo {theirs:7.1f} ms"
+                  f" CPU   ratio {ours / theirs:4.2f}x")
+    print(f"peak RSS, a process judging the 120-card board with 8 hidden cards: "
+          f"{peak_rss_mb(boards.get((120, 8)) or board(120, 8)):.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
