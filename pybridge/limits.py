@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -26,6 +26,11 @@ from pybridge.errors import JudgeError
 # clingo's numbers are 32-bit; the rules add and compare values, so game data
 # stays far from the edge. A correctness bound, not a resource one: fixed.
 MAX_ABS_INT = 1_000_000
+# ... and clingo wraps around silently past 2 147 483 647, so what the rules add up is
+# bounded too: the absolute values in one total (a card's value of a key with every
+# modifier of that key on it; one parameter of one feature over all cards) stay within
+# this, and any sum or difference of up to four such totals is still exact. Fixed too.
+MAX_ABS_SUM = 500_000_000
 # Parts of a situation that never reach the solver (109: non-game elements).
 UNUSED_KEYS = frozenset({"non_game"})
 
@@ -142,6 +147,21 @@ def field_path(parts: Sequence[Any]) -> str:
             key = str(part)
             text += ("." if text else "") + (key if _PLAIN_KEY.fullmatch(key) else repr(key))
     return text or "(top level)"
+
+
+def check_sums(numbers: Iterable[tuple[Hashable, str, int, Sequence[Any]]], *, source: str) -> None:
+    """Refuse a situation in which numbers the rules add up could overflow clingo's
+    integers. ``numbers``: (the total it goes into, that total in words, the number,
+    the field it comes from); the field of the number that crosses the bound is named."""
+    totals: dict[Hashable, int] = {}
+    for group, words, number, parts in numbers:
+        total = totals.get(group, 0) + abs(number)
+        totals[group] = total
+        if total > MAX_ABS_SUM:
+            raise JudgeError(
+                f"{words} add up to more than {MAX_ABS_SUM:,} in absolute value; the limit is {MAX_ABS_SUM:,} "
+                f"(fixed: clingo's integers are 32-bit and would wrap around)".replace(",", " "),
+                source=source, field=field_path(parts))
 
 
 def _string_problem(value: str) -> str | None:

@@ -8,32 +8,49 @@ each other) run after the structural ones, against the game's data files.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from pybridge import limits
 from pybridge.catalogue import Game, load_game
 from pybridge.errors import JudgeError
+from pybridge.vocabulary import Context, unprintable
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = limits.DEFAULTS.file_bytes  # the default; see pybridge/limits.py
 # Ids of the unknown cards a viewpoint projection makes (pybridge/viewpoint.py).
 RESERVED_PREFIX = "hidden@"
 
-# Game vocabulary (features, properties, action kinds, zones, ...) becomes
-# clingo constants, so it is restricted to plain identifiers.
+# The name given to standard input (a situation argument of "-").
+STDIN = "<stdin>"
+
+
+def _printable(text: str) -> str:
+    bad = unprintable(text)
+    if bad:
+        raise ValueError(f"contains a control or format character ({bad}), which a report cannot print")
+    return text
+
+
+# Game vocabulary (features, properties, action kinds, zones, ...) becomes clingo
+# constants, so it is restricted to plain identifiers; which words a game knows is
+# declared in its vocabulary (asp/<game>/vocabulary.yaml) and checked against the game.
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
-# Ids of cards, players and effects are data: any text, kept as clingo strings.
-Ident = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+# Ids of cards, players and effects are data: any printable text, kept as clingo strings.
+Ident = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_printable)]
+# Other texts a report may print (card names, editions, ruling titles).
+Text = Annotated[str, AfterValidator(_printable)]
 Scalar = int | str
 PropertyValue = int | Annotated[str, StringConstraints(max_length=500)] | list[int]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: true, "3" and 3.0 are not integers; 1 is not true.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Turn(Model):
@@ -60,8 +77,8 @@ Feature = Name | dict[Name, dict[Name, Any] | None]
 
 class Card(Model):
     id: Ident = Field(description="Unique id of this card in the situation.")
-    card: str | None = Field(default=None, description="Name of the card in the game's catalogue.")
-    name: str | None = Field(default=None, description="Printed name, for a card defined inline.")
+    card: Text | None = Field(default=None, description="Name of the card in the game's catalogue.")
+    name: Text | None = Field(default=None, description="Printed name, for a card defined inline.")
     controller: Ident
     owner: Ident | None = Field(default=None, description="Default: the controller.")
     zone: Name = "battlefield"
@@ -98,16 +115,6 @@ class Effect(Model):
     source: Ident | None = Field(default=None, description="Id of the card whose feature made it.")
     feature: Name | None = Field(default=None, description="The source's feature that made it (e.g. stealth).")
     constant: bool = Field(default=True, description="Made by a constant feature.")
-
-    @model_validator(mode="after")
-    def _value_fits_kind(self) -> Effect:
-        if self.kind == "modify" and not isinstance(self.value, int):
-            raise ValueError("a modify effect needs an integer value (the delta)")
-        if self.kind == "set" and self.value is None:
-            raise ValueError("a set effect needs a value")
-        if self.kind not in ("modify", "set", "permit", "forbid") and self.value is not None:
-            raise ValueError(f"a {self.kind} effect takes no value")
-        return self
 
 
 class Event(Model):
@@ -151,7 +158,7 @@ class Expectation(Model):
 
 
 class Ruling(Model):
-    title: str
+    title: Text
     clauses: list[str] = Field(description="Clause ids this ruling is about.")
     example: str | None = Field(default=None, description="Id of the seed example it reproduces.")
     note: str | None = None
@@ -161,7 +168,7 @@ class Ruling(Model):
 class Situation(Model):
     schema_version: Literal[1] = SCHEMA_VERSION
     game: Name
-    edition: str | None = Field(default=None, description="Rules edition; default: the game's.")
+    edition: Text | None = Field(default=None, description="Rules edition; default: the game's.")
     options: dict[Name, Name] = Field(default_factory=dict, description="Interpretation options.")
     viewpoint: Ident = Field(description="The player asking.")
     turn: Turn
@@ -387,12 +394,6 @@ def check_against_game(s: Situation, *, source: str) -> None:
         if card.arrived is not None and card.arrived > s.turn.number:
             fail(f"turn {card.arrived} is after the current turn {s.turn.number}", f"{where}.arrived")
 
-    for i, card in enumerate(s.cards):
-        for key in game.card_properties:
-            value = card.properties.get(key)
-            if value is not None and value not in card_ids:
-                fail(f"no card with id {value!r}", f"cards[{i}].properties.{key}")
-
     effect_ids = [e.id for e in s.effects]
     _no_duplicates(effect_ids, "effects", "effect", fail)
     known = set(card_ids)
@@ -408,8 +409,78 @@ def check_against_game(s: Situation, *, source: str) -> None:
             value = getattr(event, attr)
             if value is not None and value not in known:
                 fail(f"no card with id {value!r}", f"history[{i}].{attr}")
-        if game.actions and event.action not in game.actions:
-            fail(f"unknown action {event.action!r}; expected one of {_alternatives(game.actions)}", f"history[{i}].action")
+    check_vocabulary(s, game, source=source)
+    limits.check_sums(_summed_numbers(s, game), source=source)
+
+
+def check_vocabulary(s: Situation, game: Game, *, source: str) -> None:
+    """Every word of the situation is one the game declares, every value of its type."""
+    vocabulary = game.vocabulary
+
+    def fail(message: str, parts: tuple) -> None:
+        raise JudgeError(message, source=source, field=limits.field_path(parts))
+
+    context = Context(cards=frozenset(c.id for c in s.cards), players=frozenset(p.id for p in s.players))
+    for i, card in enumerate(s.cards):
+        where = ("cards", i)
+        vocabulary.check_properties(card.properties, (*where, "properties"), fail, context)
+        vocabulary.check_features(card.features, (*where, "features"), fail, context)
+        printed = _feature_names(game.cards.get(card.card or "", {}).get("features") or [])
+        for j, name in enumerate(card.remove_features):
+            if name not in vocabulary.features:
+                fail(vocabulary.unknown("feature", name, vocabulary.features), (*where, "remove_features", j))
+            if name not in printed:
+                fail(f"the catalogue gives this card no feature {name!r} to remove"
+                     + (f" (it has {', '.join(repr(f) for f in sorted(printed))})" if printed else ""),
+                     (*where, "remove_features", j))
+        vocabulary.check_words("protection", card.protections, (*where, "protections"), fail)
+        vocabulary.check_words("marker", card.markers, (*where, "markers"), fail, keyed=True)
+        vocabulary.check_words("chip", card.chips, (*where, "chips"), fail, keyed=True)
+    for i, effect in enumerate(s.effects):
+        vocabulary.check_effect(effect.kind, effect.what, effect.value, ("effects", i), fail, context)
+        if effect.feature is not None and effect.feature not in vocabulary.features:
+            fail(vocabulary.unknown("feature", effect.feature, vocabulary.features), ("effects", i, "feature"))
+    for i, event in enumerate(s.history):
+        vocabulary.check_event(event.action, event.target is not None, ("history", i), fail)
+
+
+def _feature_names(features: list[Any]) -> set[str]:
+    return {name for f in features for name in ([f] if isinstance(f, str) else f)}
+
+
+def _summed_numbers(s: Situation, game: Game):
+    """The numbers the rules add up, by the total they go into (see limits.check_sums): a
+    card's value of a key with the modifiers of that key on it (core:zero, numeric
+    abilities), and one parameter of one feature over all cards (a squad's reductions)."""
+    for i, card in enumerate(s.cards):
+        data = resolved_card(game, card)
+        for key, value in data["properties"].items():
+            for number in _numbers_in(value):
+                yield ("value", card.id, key), f"the value of {key!r} of card {card.id!r} and its modifiers", \
+                    number, ("cards", i, "properties" if key in card.properties else "card")
+        for feature, params in data["features"].items():
+            for key, value in params.items():
+                for number in _numbers_in(value):
+                    if key == "value":
+                        yield ("value", card.id, feature), \
+                            f"the value of {feature!r} of card {card.id!r} and its modifiers", number, ("cards", i)
+                    yield ("parameter", feature, key), f"the {key!r} parameters of {feature!r} over all cards", \
+                        number, ("cards", i)
+    for i, effect in enumerate(s.effects):
+        if effect.kind == "modify" and isinstance(effect.value, int):
+            yield ("value", effect.target, effect.what), \
+                f"the value of {effect.what!r} of card {effect.target!r} and its modifiers", effect.value, \
+                ("effects", i, "value")
+
+
+def _numbers_in(value: Any) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list):
+        return [max((abs(v) for v in value if isinstance(v, int) and not isinstance(v, bool)), default=0)]
+    return []
 
 
 def _alternatives(values: Any) -> str:
