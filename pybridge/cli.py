@@ -16,7 +16,7 @@ from pybridge.errors import JudgeError
 from pybridge.lint import lint as run_lint
 from pybridge.report import explain_text, report_text, resolution_text, to_json
 from pybridge.rulings import ruling_files, run_ruling
-from pybridge.schemas import schema_files
+from pybridge.schemas import schema_files, vocabulary_pages
 from pybridge.solve import DEFAULT_TIME_LIMIT
 
 situation_arg = click.argument("situation", type=click.Path(path_type=Path))
@@ -119,10 +119,33 @@ def schema(report: bool, write_dir: Path | None) -> None:
     """The JSON Schema of situation files (or of reports)."""
     if write_dir is not None:
         for name, text in schema_files().items():
-            (write_dir / name).write_text(text, encoding="utf-8")
-            click.echo(f"wrote {write_dir / name}")
+            _write(write_dir, name, text)
         return
     click.echo(schema_files()["report-v1.json" if report else "situation-v1.json"], nl=False)
+
+
+@cli.command()
+@click.option("--game", "games", multiple=True, help="The game (default: every game).")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write vocabulary-GAME.md into this folder (the repository keeps them in docs/).")
+def vocabulary(games: tuple[str, ...], write_dir: Path | None) -> None:
+    """The reference page of a game's vocabulary: every word a situation may use."""
+    pages = vocabulary_pages(list(games) or None)
+    if write_dir is not None:
+        for name, text in pages.items():
+            _write(write_dir, name, text)
+        return
+    click.echo("\n".join(pages.values()), nl=False)
+
+
+def _write(folder: Path, name: str, text: str) -> None:
+    """Write a generated file, creating the folder; a clear error if that is not possible."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise JudgeError(f"cannot write {name} there: {exc.strerror}", source=str(folder)) from None
+    click.echo(f"wrote {folder / name}")
 
 
 @cli.command("test")

@@ -18,7 +18,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from pybridge import limits
 from pybridge.catalogue import Game, load_game
 from pybridge.errors import JudgeError
-from pybridge.vocabulary import Context, unprintable
+from pybridge.encodings import known_games
+from pybridge.vocabulary import Context, load_vocabulary, situation_schema, unprintable
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = limits.DEFAULTS.file_bytes  # the default; see pybridge/limits.py
@@ -181,10 +182,18 @@ class Situation(Model):
 
 
 def json_schema() -> dict[str, Any]:
+    """The situation schema: the models' structure, and per known game (``if`` its ``game``)
+    the words and value types its vocabulary declares."""
     schema = Situation.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = "https://ccg-judge.invalid/schema/situation-v1.json"
     schema["title"] = "ccg-judge situation (version 1)"
+    schema["allOf"] = []
+    for game in known_games():
+        name = f"vocabulary-{game}"
+        schema["$defs"][name] = situation_schema(load_vocabulary(game))
+        schema["allOf"].append({"if": {"properties": {"game": {"const": game}}, "required": ["game"]},
+                                "then": {"$ref": f"#/$defs/{name}"}})
     return schema
 
 

@@ -756,3 +756,258 @@ def load_vocabulary(game: str) -> Vocabulary:
     except yaml.YAMLError as exc:
         raise JudgeError(f"not valid YAML: {exc}", source=f"asp/{game}/{FILE_NAME}") from None
     return _Reader(game, data).read()
+
+
+# --------------------------------------------------------------------------
+# JSON Schema: the words of one game, for the situation schema (pybridge/situation.py)
+
+
+def situation_schema(v: Vocabulary) -> dict[str, Any]:
+    """Constraints a situation of this game meets on top of the game-independent schema."""
+    features = sorted(v.features)
+    bare = [n for n in features if not any(p.required for p in v.features[n].params.values())]
+
+    def params_schema(feature: Feature) -> dict[str, Any]:
+        schema: dict[str, Any] = {
+            "type": "object", "additionalProperties": False,
+            "properties": {p.name: type_schema(v, p.type) for p in feature.params.values()},
+        }
+        required = sorted(p.name for p in feature.params.values() if p.required)
+        if required:
+            return {**schema, "required": required}
+        return {"anyOf": [{"type": "null"}, schema]}
+
+    feature_entry = {"anyOf": [
+        {"enum": bare},
+        {"type": "object", "propertyNames": {"enum": features},
+         "properties": {n: params_schema(v.features[n]) for n in features}},
+    ]}
+    card = {
+        "properties": {
+            "features": {"items": feature_entry},
+            "remove_features": {"items": {"enum": features}},
+            "properties": {"propertyNames": {"enum": sorted(v.properties)},
+                           "properties": {n: type_schema(v, p.type) for n, p in sorted(v.properties.items())}},
+            "protections": {"items": words_schema(v, "protection")},
+            "markers": {"propertyNames": words_schema(v, "marker")},
+            "chips": {"propertyNames": words_schema(v, "chip")},
+        },
+    }
+    forms: list[dict[str, Any]] = []
+    for kind in sorted(v.effects):
+        for form in v.effects[kind].forms:
+            forms.extend(_form_schemas(v, kind, form))
+    history = []
+    for name, event in sorted(v.history.items()):
+        entry: dict[str, Any] = {"properties": {"action": {"const": name}}}
+        if event.target == "required":
+            entry["required"] = ["target"]
+        elif event.target == "none":
+            entry["properties"]["target"] = {"type": "null"}
+        history.append(entry)
+    return {
+        "properties": {
+            "cards": {"items": card},
+            "effects": {"items": {"anyOf": forms} if forms else False,
+                        },
+            "history": {"items": {"anyOf": history} if history else False},
+        },
+    }
+
+
+def _form_schemas(v: Vocabulary, kind: str, form: EffectForm) -> list[dict[str, Any]]:
+    def one(what: dict[str, Any], value: dict[str, Any]) -> dict[str, Any]:
+        return {"properties": {"kind": {"const": kind}, "what": what, "value": value},
+                **({"required": ["value"]} if value != {"type": "null"} else {})}
+
+    whats = list(form.what.values) if form.what.kind == "one_of" else list(v.words(form.what.section))
+    if form.value is None:
+        return [one({"enum": whats}, {"type": "null"})]
+    if form.value.kind == "section" and form.value.section == "property_value":
+        return [one({"const": w}, type_schema(v, v.properties[w].type)) for w in whats]
+    if form.value.kind == "section" and form.value.section == "condition":
+        schemas = []
+        for w in whats:
+            fitting = sorted(n for n, c in v.conditions.items()
+                             if w in c.of or ("declare" in c.of and w in v.declarable_features))
+            if fitting:
+                schemas.append(one({"const": w}, {"enum": fitting}))
+        return schemas
+    return [one({"enum": whats}, type_schema(v, form.value))]
+
+
+def words_schema(v: Vocabulary, section: str) -> dict[str, Any]:
+    words = v.words(section)
+    if ANY_WORD in words:
+        return {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+    return {"enum": sorted(words)}
+
+
+def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
+    kind = t.kind
+    if kind == "int":
+        schema: dict[str, Any] = {"type": "integer"}
+        if t.minimum is not None:
+            schema["minimum"] = t.minimum
+        if t.maximum is not None:
+            schema["maximum"] = t.maximum
+        return schema
+    if kind == "bool":
+        return {"type": "boolean"}
+    if kind == "text":
+        return {"type": "string", **({"pattern": t.pattern} if t.pattern else {})}
+    if kind == "word":
+        return {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
+    if kind in ("card", "player"):
+        return {"type": "string", "minLength": 1}
+    if kind == "one_of":
+        return {"enum": list(t.values)}
+    if kind == "list":
+        schema = {"type": "array", "items": type_schema(v, t.item)}
+        if t.length is not None:
+            schema.update(minItems=t.length, maxItems=t.length)
+        return schema
+    if kind == "any":
+        return {"anyOf": [type_schema(v, o) for o in t.options]}
+    if t.section == "property_value":
+        return {}
+    return words_schema(v, t.section)
+
+
+# --------------------------------------------------------------------------
+# The reference page (docs/vocabulary-<game>.md)
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _clauses(clauses: Iterable[str]) -> str:
+    return ", ".join(f"`{c}`" for c in clauses) or "—"
+
+
+def _modelled(flag: bool) -> str:
+    return "yes" if flag else "**not yet**"
+
+
+def reference_page(v: Vocabulary, title: str) -> str:
+    """The reference page of a game's vocabulary, in Markdown (generated, never edited)."""
+    out: list[str] = []
+    add = out.append
+
+    def table(header: list[str], rows: list[list[Any]]) -> None:
+        add("| " + " | ".join(header) + " |")
+        add("|" + "---|" * len(header))
+        for row in rows:
+            add("| " + " | ".join(_cell(c) for c in row) + " |")
+        add("")
+
+    def kind_of(t: ValueType) -> str:
+        return f"`{t.name}`" if t.name else v.describe(t)
+
+    add(f"# {title}: vocabulary")
+    add("")
+    add(f"Every word a situation of `{v.game}` may use, with its type, the clause it comes from and one "
+        f"sentence. Generated from `asp/{v.game}/{FILE_NAME}` by `ccg-judge vocabulary --write docs`; "
+        "do not edit by hand (a test compares this page with the data).")
+    add("")
+    add("A word marked **not yet** is accepted, so that card facts can be written down, but the rules base "
+        "does not act on it yet. Any other word is refused with the nearest known one.")
+    add("")
+
+    add("## Features")
+    add("")
+    rows = []
+    for name, f in sorted(v.features.items()):
+        params = "; ".join(
+            f"`{p.name}`{' (required)' if p.required else ''}: {kind_of(p.type)}"
+            + ("" if p.modelled else " — not yet")
+            for p in f.params.values()) or "—"
+        summary = f.summary + (" Declared with `declare`; effects name it as an action kind." if f.declarable else "")
+        rows.append([f"`{name}`", params, _clauses(f.clauses), _modelled(f.modelled), summary])
+    table(["feature", "parameters", "clause", "modelled", "meaning"], rows)
+
+    if v.parameters:
+        add("### Parameters the rules read on any feature")
+        add("")
+        table(["parameter", "type", "clause", "meaning"],
+              [[f"`{p.name}`", kind_of(p.type), _clauses(p.clauses), p.summary + ("" if p.modelled else " (not yet)")]
+               for p in v.parameters.values()])
+
+    add("## Properties")
+    add("")
+    rows = []
+    for name, p in sorted(v.properties.items()):
+        effects = ", ".join(e for e, flag in (("set", p.settable), ("modify", p.modifiable)) if flag) or "—"
+        rows.append([f"`{name}`", kind_of(p.type), effects, _clauses(p.clauses), _modelled(p.modelled), p.summary])
+    table(["property", "value", "effects", "clause", "modelled", "meaning"], rows)
+
+    add("## Effects")
+    add("")
+    add("An effect names a `kind`, `what` it is about and, for some forms, a `value`.")
+    add("")
+    rows = []
+    for name, e in v.effects.items():
+        for form in e.forms:
+            value = "—" if form.value is None else kind_of(form.value)
+            rows.append([f"`{name}`", kind_of(form.what), value, _clauses(form.clauses), form.summary or e.summary])
+    table(["kind", "what", "value", "clause", "meaning"], rows)
+
+    add("## Actions")
+    add("")
+    rows = []
+    for name, a in sorted(v.actions.items()):
+        args = ", ".join(f"{role}: {kind_of(t)}" for role, t in a.args)
+        kind = f"the `{a.kind_from}` argument" if a.kind_from else ", ".join(f"`{k}`" for k in a.kinds)
+        rows.append([f"`{name}({', '.join(role for role, _ in a.args)})`", args, kind, _clauses(a.clauses), a.summary])
+    table(["action", "arguments", "kind", "clause", "meaning"], rows)
+
+    add("## Action kinds")
+    add("")
+    table(["kind", "classes", "clause", "meaning"],
+          [[f"`{n}`", ", ".join(f"`{c}`" for c in k.classes) or "—", _clauses(k.clauses), k.summary]
+           for n, k in sorted(v.action_kinds.items())])
+    if v.declarable_features:
+        add("Declarable features are action kinds too: " + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
+        add("")
+
+    sections = [("Action classes", "class", v.action_classes), ("Protections", "protection", v.protections),
+                ("Markers", "marker", v.markers), ("Chips", "chip", v.chips)]
+    add("## Named conditions")
+    add("")
+    if v.conditions:
+        add("A `permit` effect may name one of these to lift only that condition of a clause (the axe rule).")
+        add("")
+        table(["condition", "of", "clause", "meaning"],
+              [[f"`{n}`", ", ".join(f"`{k}`" for k in c.of), _clauses(c.clauses), c.summary]
+               for n, c in v.conditions.items()])
+    else:
+        add("None.")
+        add("")
+    add("## History events")
+    add("")
+    table(["event", "target", "clause", "modelled", "meaning"],
+          [[f"`{n}`", e.target, _clauses(e.clauses), _modelled(e.modelled), e.summary] for n, e in v.history.items()])
+    for heading, noun, entries in sections:
+        add(f"## {heading}")
+        add("")
+        if not entries:
+            add("None.")
+            add("")
+            continue
+        rows = []
+        for n, w in entries.items():
+            name = "any plain word" if n == ANY_WORD else f"`{n}`"
+            covers = ", ".join(f"`{c}`" for c in w.covers)
+            rows.append([name, _clauses(w.clauses), w.summary + (f" Covers {covers}." if covers else "")])
+        table([noun, "clause", "meaning"], rows)
+
+    add("## Value types")
+    add("")
+    add("Besides whole numbers, true/false, texts (without control characters), plain lowercase words "
+        "and card ids, the vocabulary names these types:")
+    add("")
+    table(["type", "values", "meaning"],
+          [[f"`{n}`", v.describe(ValueType(**{**t.__dict__, "name": None})), v.type_summaries.get(n, "")]
+           for n, t in v.types.items()])
+    return "\n".join(out).rstrip("\n") + "\n"
