@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
@@ -17,9 +18,26 @@ from pybridge.lint import lint as run_lint
 from pybridge.report import explain_text, report_text, resolution_text, to_json
 from pybridge.rulings import ruling_files, run_ruling
 from pybridge.schemas import schema_files, vocabulary_pages
+from pybridge.situation import STDIN, load_situation
 from pybridge.solve import DEFAULT_TIME_LIMIT
 
-situation_arg = click.argument("situation", type=click.Path(path_type=Path))
+situation_arg = click.argument("situation", type=click.Path(path_type=Path, allow_dash=True))
+
+
+def reads_situation(command):
+    """SITUATION may be ``-``, standard input: read once, here (explain and resolve use the
+    situation twice), and errors that name no file name it."""
+    @functools.wraps(command)
+    def run(situation: Path, **kwargs):
+        if str(situation) != "-":
+            return command(situation, **kwargs)
+        try:
+            return command(load_situation("-"), **kwargs)
+        except JudgeError as exc:
+            if exc.source is not None:
+                raise
+            raise JudgeError(exc.message, source=STDIN, field=exc.field) from None
+    return run
 player_opt = click.option("--player", help="Ask as this player (default: the situation's viewpoint).")
 json_opt = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (versioned schema).")
 limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
@@ -58,6 +76,7 @@ def cli(verbose: bool) -> None:
 @option_opt
 @json_opt
 @limit_opt
+@reads_situation
 def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
           time_limit: float | None) -> None:
     """Every verdict for SITUATION, with the clauses behind each."""
@@ -77,6 +96,7 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
 @option_opt
 @json_opt
 @limit_opt
+@reads_situation
 def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
             time_limit: float | None) -> None:
     """The verdict on ACTION (e.g. 'strike_attack(elf, foe)') with its full justification tree."""
@@ -93,6 +113,7 @@ def explain(situation: Path, action: str, player: str | None, option_pairs: tupl
 @option_opt
 @json_opt
 @limit_opt
+@reads_situation
 def resolve(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
             time_limit: float | None) -> None:
     """Resolve a declared ACTION against the truth (its hidden cards revealed): executed, or not
@@ -106,6 +127,7 @@ def resolve(situation: Path, action: str, player: str | None, option_pairs: tupl
 @cli.command()
 @situation_arg
 @player_opt
+@reads_situation
 def facts(situation: Path, player: str | None) -> None:
     """SITUATION as clingo facts, as the viewpoint player sees it (rerun it with plain clingo)."""
     click.echo(api.facts_text(situation, player=player), nl=False)

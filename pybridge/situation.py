@@ -270,7 +270,7 @@ def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
     fmt = fmt or ("json" if source.endswith(".json") else "yaml")
     try:
         if fmt == "json":
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=limits.json_object)
         return limits.load_yaml(text, source=source)
     except json.JSONDecodeError as exc:
         raise JudgeError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=source) from None
@@ -280,16 +280,20 @@ def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
         problem = getattr(exc, "problem", None) or "syntax error"
         raise JudgeError(f"not valid YAML: {problem}{where}", source=source) from None
     except RecursionError:
-        raise JudgeError(limits.over("nested too deeply to read", limits.current().depth, "depth"),
-                         source=source) from None
+        raise limits.too_deep_to_read(source) from None
     except ValueError:  # Python refuses integers of thousands of digits
         raise JudgeError("a number has too many digits to read", source=source) from None
 
 
 def load_situation(path: str | Path) -> Situation:
+    """A situation file, or standard input for ``-`` (YAML, or JSON if it starts with ``{``
+    and reads as JSON); the same limits apply."""
+    limit = limits.current().file_bytes
+    if str(path) == "-":
+        raw = sys.stdin.buffer.read(limit + 1)
+        return _from_bytes(raw, STDIN, limit, fmt="json" if _looks_like_json(raw) else None)
     path = Path(path)
     source = str(path)
-    limit = limits.current().file_bytes
     try:
         # Read at most one byte more than the limit: devices and pipes report no size.
         with path.open("rb") as handle:
@@ -298,13 +302,30 @@ def load_situation(path: str | Path) -> Situation:
         raise JudgeError("file not found", source=source) from None
     except OSError as exc:
         raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
+    return _from_bytes(raw, source, limit)
+
+
+def _looks_like_json(raw: bytes) -> bool:
+    """Standard input has no file name to tell: a text that opens an object and parses as
+    JSON is JSON (YAML would read most JSON too, but not with JSON's exact rules)."""
+    if not raw.lstrip().startswith(b"{"):
+        return False
+    try:
+        json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _from_bytes(raw: bytes, source: str, limit: int, fmt: str | None = None) -> Situation:
     if len(raw) > limit:
-        raise JudgeError(limits.over("the file is too large", limit, "file_bytes", " bytes"), source=source)
+        what = "the input is too large" if source == STDIN else "the file is too large"
+        raise JudgeError(limits.over(what, limit, "file_bytes", " bytes"), source=source)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise JudgeError("not UTF-8 text", source=source) from None
-    return situation_from_data(parse_text(text, source=source), source=source)
+    return situation_from_data(parse_text(text, source=source, fmt=fmt), source=source)
 
 
 def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
@@ -312,10 +333,13 @@ def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
         raise JudgeError(f"expected a mapping at the top level, got {type(data).__name__}", source=source)
     limits.check_data(data, source=source)
     try:
-        situation = Situation.model_validate(data)
-    except ValidationError as exc:
-        raise _validation_error(exc, source, data) from None
-    check_against_game(situation, source=source)
+        try:
+            situation = Situation.model_validate(data)
+        except ValidationError as exc:
+            raise _validation_error(exc, source, data) from None
+        check_against_game(situation, source=source)
+    except RecursionError:  # only under a depth limit raised past what Python's stack holds
+        raise limits.too_deep_to_read(source) from None
     return situation
 
 

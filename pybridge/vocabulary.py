@@ -524,8 +524,10 @@ def _shown(value: Any) -> str:
         return "true" if value else "false"
     if value is None:
         return "nothing (null)"
-    if isinstance(value, (dict, list)):
-        return "a mapping" if isinstance(value, dict) else f"a list {value!r}"[:60]
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):  # never repr: nested lists may be deep
+        return f"a list of {len(value)} value{'s' if len(value) != 1 else ''}"
     if isinstance(value, float):
         return f"the decimal number {value!r}"
     text = repr(value)

@@ -171,7 +171,7 @@ BYTES = st.binary(min_size=300, max_size=400)  # short strings would make most c
 PLAIN_IDS = ("p1", "p2", "a", "b", "elf", "foe", "x1", "card_7", "Вайл", "Алиса", "Bob", 'q"t', "a b", "1")
 ID_CHARACTERS = 'ab1_ XZ"\'\\.:,;()%#{}[]-éЖ日🂡\u00a0'
 # Texts for text-typed values: plain, quoted, ASP-looking, other scripts.
-TEXTS = ("plain", "open_self", "{2}{U}", 'say "hi"', "a :- b.", "Лес", "%*", "x" * 40)
+TEXTS = ("plain", "open_self", "not", "{2}{U}", 'say "hi"', "a\\b", 'q\\"', "a :- b.", "#show.", "Лес", "%*", "x" * 40)
 WORDS = ("alpha", "beta_2", "gold", "elf")
 
 
