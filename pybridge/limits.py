@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -228,19 +228,21 @@ def field_path(parts: Sequence[Any]) -> str:
     return text or "(top level)"
 
 
-def check_sums(numbers: Iterable[tuple[Hashable, str, int, Sequence[Any]]], *, source: str) -> None:
+def check_sums(numbers: Iterable[tuple[Hashable, int, Sequence[Any]]], words: Callable[[Hashable], str], *,
+               source: str) -> None:
     """Refuse a situation in which numbers the rules add up could overflow clingo's
-    integers. ``numbers``: (the total it goes into, that total in words, the number,
-    the field it comes from); the field of the number that crosses the bound is named."""
+    integers. ``numbers``: (the total it goes into, the number, the field it comes from);
+    ``words(total)`` names a total in a message. The field of the number that crosses the
+    bound is named."""
     totals: dict[Hashable, int] = {}
-    for group, words, number, parts in numbers:
+    for group, number, parts in numbers:
         total = totals.get(group, 0) + abs(number)
         totals[group] = total
         if total > MAX_ABS_SUM:
-            raise JudgeError(
-                f"{words} add up to more than {MAX_ABS_SUM:,} in absolute value; the limit is {MAX_ABS_SUM:,} "
-                f"(fixed: clingo's integers are 32-bit and would wrap around)".replace(",", " "),
-                source=source, field=field_path(parts))
+            bound = f"{MAX_ABS_SUM:,}".replace(",", " ")
+            raise JudgeError(f"{words(group)} add up to more than {bound} in absolute value; the limit is {bound} "
+                             "(fixed: clingo's integers are 32-bit and would wrap around)",
+                             source=source, field=field_path(parts))
 
 
 def _string_problem(value: str) -> str | None:

@@ -443,7 +443,7 @@ def check_against_game(s: Situation, *, source: str) -> None:
             if value is not None and value not in known:
                 fail(f"no card with id {value!r}", f"history[{i}].{attr}")
     check_vocabulary(s, game, source=source)
-    limits.check_sums(_summed_numbers(s, game), source=source)
+    limits.check_sums(_summed_numbers(s, game), _total_in_words, source=source)
 
 
 def check_vocabulary(s: Situation, game: Game, *, source: str) -> None:
@@ -489,21 +489,23 @@ def _summed_numbers(s: Situation, game: Game):
         data = resolved_card(game, card)
         for key, value in data["properties"].items():
             for number in _numbers_in(value):
-                yield ("value", card.id, key), f"the value of {key!r} of card {card.id!r} and its modifiers", \
-                    number, ("cards", i, "properties" if key in card.properties else "card")
+                yield ("value", card.id, key), number, ("cards", i, "properties" if key in card.properties else "card")
         for feature, params in data["features"].items():
             for key, value in params.items():
                 for number in _numbers_in(value):
                     if key == "value":
-                        yield ("value", card.id, feature), \
-                            f"the value of {feature!r} of card {card.id!r} and its modifiers", number, ("cards", i)
-                    yield ("parameter", feature, key), f"the {key!r} parameters of {feature!r} over all cards", \
-                        number, ("cards", i)
+                        yield ("value", card.id, feature), number, ("cards", i)
+                    yield ("parameter", feature, key), number, ("cards", i)
     for i, effect in enumerate(s.effects):
         if effect.kind == "modify" and isinstance(effect.value, int):
-            yield ("value", effect.target, effect.what), \
-                f"the value of {effect.what!r} of card {effect.target!r} and its modifiers", effect.value, \
-                ("effects", i, "value")
+            yield ("value", effect.target, effect.what), effect.value, ("effects", i, "value")
+
+
+def _total_in_words(group: tuple) -> str:
+    kind, first, second = group
+    if kind == "value":
+        return f"the value of {second!r} of card {first!r} and its modifiers"
+    return f"the {second!r} parameters of {first!r} over all cards"
 
 
 def _numbers_in(value: Any) -> list[int]:

@@ -212,21 +212,25 @@ class Vocabulary:
 
     def words(self, section: str) -> tuple[str, ...]:
         """The words a section type admits (``*`` for an open section)."""
-        if section == "feature":
-            return tuple(self.features)
-        if section in ("marker", "chip", "protection", "action_class", "condition", "property"):
-            return tuple({"marker": self.markers, "chip": self.chips, "protection": self.protections,
-                          "action_class": self.action_classes, "condition": self.conditions,
-                          "property": self.properties}[section])
-        if section == "history_event":
-            return tuple(self.history)
-        if section == "action_kind":
-            return tuple(self.action_kinds) + self.declarable_features
-        if section == "settable_property":
-            return tuple(n for n, p in self.properties.items() if p.settable)
-        if section == "modifiable":
-            return tuple(n for n, p in self.properties.items() if p.modifiable) + self.numeric_features
-        raise KeyError(section)
+        return self._words[section][0]
+
+    def admits(self, section: str, word: Any) -> bool:
+        known = self._words[section][1]
+        return word in known or (ANY_WORD in known and is_word(word))
+
+    @cached_property
+    def _words(self) -> dict[str, tuple[tuple[str, ...], frozenset[str]]]:
+        """Every section type's words, computed once (validation runs on every check)."""
+        found = {
+            "feature": tuple(self.features), "marker": tuple(self.markers), "chip": tuple(self.chips),
+            "protection": tuple(self.protections), "action_class": tuple(self.action_classes),
+            "condition": tuple(self.conditions), "property": tuple(self.properties),
+            "history_event": tuple(self.history),
+            "action_kind": tuple(self.action_kinds) + self.declarable_features,
+            "settable_property": tuple(n for n, p in self.properties.items() if p.settable),
+            "modifiable": tuple(n for n, p in self.properties.items() if p.modifiable) + self.numeric_features,
+        }
+        return {section: (words, frozenset(words)) for section, words in found.items()}
 
     def noun(self, section: str) -> str:
         return {"action_kind": "action kind", "action_class": "action class", "chip": "chip kind",
@@ -356,17 +360,25 @@ class Vocabulary:
             if t.section == "property_value":
                 prop = self.properties.get(context.property or "")
                 return self.value_problem(prop.type, value, context) if prop else None
+            if isinstance(value, str) and self.admits(t.section, value):
+                return None
             known = self.words(t.section)
             if ANY_WORD in known:
-                return None if is_word(value) else ((), f"expected a plain lowercase word, got {_shown(value)}")
-            if isinstance(value, str) and value in known:
-                return None
+                return (), f"expected a plain lowercase word, got {_shown(value)}"
             if isinstance(value, str):
                 return (), self.unknown(self.noun(t.section), value, known)
             return (), f"expected {self.describe(t)}, got {_shown(value)}"
         raise ValueError(kind)
 
     def accepts(self, t: ValueType, value: Any) -> bool:
+        """Is ``value`` of type ``t``? (Cheap: no message is worded; card ids are not checked.)"""
+        kind = t.kind
+        if kind == "one_of":
+            return isinstance(value, (str, int)) and not isinstance(value, bool) and value in t.values
+        if kind == "section" and t.section != "property_value":
+            return isinstance(value, str) and self.admits(t.section, value)
+        if kind == "any":
+            return any(self.accepts(o, value) for o in t.options)
         return self.value_problem(t, value, Context()) is None
 
     # ---- checking a card's words ---------------------------------------------
@@ -415,12 +427,9 @@ class Vocabulary:
     def check_words(self, section: str, names: Iterable[Any], path: tuple, fail: Fail,
                     keyed: bool = False) -> None:
         """Protections (a list), markers or chips (mappings: ``keyed``) are known kinds."""
-        known = self.words(section)
         for i, name in enumerate(names):
-            if ANY_WORD in known and is_word(name):
-                continue
-            if name not in known:
-                fail(self.unknown(self.noun(section), name, known), (*path, name if keyed else i))
+            if not self.admits(section, name):
+                fail(self.unknown(self.noun(section), name, self.words(section)), (*path, name if keyed else i))
 
     def check_effect(self, kind: str, what: str, value: Any, path: tuple, fail: Fail, context: Context) -> None:
         """An effect's what and value fit one of the forms its kind takes in this game."""
