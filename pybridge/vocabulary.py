@@ -17,9 +17,9 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache, cached_property
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, NoReturn
 
 import yaml
 
@@ -195,7 +195,6 @@ class Vocabulary:
     protections: Mapping[str, Word]
     markers: Mapping[str, Word]
     chips: Mapping[str, Word]
-    reference: str = field(default="")  # where the reference page lives, for messages
 
     # ---- derived sets of words ----------------------------------------------
 
@@ -508,7 +507,7 @@ class Vocabulary:
             fail(f"{_article(action)} {action} event has no target", (*path, "target"))
 
 
-Fail = Callable[[str, tuple], None]
+Fail = Callable[[str, tuple], NoReturn]  # raises the caller's JudgeError, naming the field
 
 
 @dataclass(frozen=True)
@@ -644,18 +643,19 @@ class _Reader:
         return t
 
     def parameter(self, name: str, spec: Mapping[str, Any], where: str, shared: Parameter | None) -> Parameter:
+        """A feature's parameter; without a type of its own it is the shared one of that name
+        (its type, clause, summary and modelled flag), possibly more tightly bounded."""
         spec = spec or {}
-        if "type" not in spec and shared is None:
+        inherited = shared if "type" not in spec else None
+        if "type" not in spec and inherited is None:
             self.fail(f"parameter {name!r} has no type and no shared declaration under parameters:", where)
-        t = self.bounded(self.value_type(spec["type"], where), spec) if "type" in spec else shared.type
-        if "type" not in spec and shared is not None:
-            t = self.bounded(t, spec)
+        t = inherited.type if inherited else self.value_type(spec["type"], where)
         return Parameter(
-            name=name, type=t,
-            clauses=self.clauses(spec) or (shared.clauses if shared and "type" not in spec else ()),
-            summary=str(spec.get("summary") or (shared.summary if shared else "")),
+            name=name, type=self.bounded(t, spec),
+            clauses=self.clauses(spec) or (inherited.clauses if inherited else ()),
+            summary=str(spec.get("summary") or (inherited.summary if inherited else "")),
             required=bool(spec.get("required", False)),
-            modelled=bool(spec.get("modelled", shared.modelled if shared and "type" not in spec else True)),
+            modelled=bool(spec.get("modelled", inherited.modelled if inherited else True)),
         )
 
     def word_section(self, key: str) -> dict[str, Word]:
