@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Any, Callable, Iterable, Mapping, NoReturn
 
@@ -581,7 +581,7 @@ class _Reader:
             self.fail(f"type {name!r} refers to itself", where)
         spec = self.type_specs[name]
         t = self.value_type(spec, f"types.{name}", (*seen, name))
-        t = ValueType(**{**t.__dict__, "name": name})
+        t = replace(t, name=name)
         self.types[name] = t
         return t
 
@@ -608,14 +608,14 @@ class _Reader:
         if "list_of" in spec:
             item = self.value_type(spec["list_of"], where, seen)
             if bounds["minimum"] is not None or bounds["maximum"] is not None:
-                item = ValueType(**{**item.__dict__, **{k: v for k, v in bounds.items() if v is not None}})
+                item = replace(item, **{k: v for k, v in bounds.items() if v is not None})
             return ValueType("list", item=item, length=spec.get("length"))
         if "any_of" in spec:
             options = []
             for o in spec["any_of"]:
                 option = self.value_type(o, where, seen)
                 if option.kind == "int" and (bounds["minimum"] is not None or bounds["maximum"] is not None):
-                    option = ValueType(**{**option.__dict__, **bounds})
+                    option = replace(option, **bounds)
                 options.append(option)
             return ValueType("any", options=tuple(options))
         if "text" in spec:
@@ -637,9 +637,9 @@ class _Reader:
             return t
         bounds = {"minimum": spec.get("min"), "maximum": spec.get("max")}
         if t.kind == "int":
-            return ValueType(**{**t.__dict__, **bounds, "name": None})
+            return replace(t, **bounds, name=None)
         if t.kind == "list" and t.item and t.item.kind == "int":
-            return ValueType(**{**t.__dict__, "item": ValueType(**{**t.item.__dict__, **bounds}), "name": None})
+            return replace(t, item=replace(t.item, **bounds), name=None)
         return t
 
     def parameter(self, name: str, spec: Mapping[str, Any], where: str, shared: Parameter | None) -> Parameter:
@@ -1019,6 +1019,6 @@ def reference_page(v: Vocabulary, title: str) -> str:
         "and card ids, the vocabulary names these types:")
     add("")
     table(["type", "values", "meaning"],
-          [[f"`{n}`", v.describe(ValueType(**{**t.__dict__, "name": None})), v.type_summaries.get(n, "")]
+          [[f"`{n}`", v.describe(replace(t, name=None)), v.type_summaries.get(n, "")]
            for n, t in v.types.items()])
     return "\n".join(out).rstrip("\n") + "\n"

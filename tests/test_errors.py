@@ -66,8 +66,9 @@ def test_unknown_card_lists_the_closest_names(tmp_path):
 
 
 def test_two_cards_in_one_cell(tmp_path):
-    message = error_of(write(tmp_path, VALID.replace("column: 4, row: 1}, arrived: 2", "column: 2, row: 1}, arrived: 2, controller: p1")))
-    assert "duplicate" in message or "cell already taken" in message
+    message = error_of(write(tmp_path, VALID.replace("controller: p2, cell: {column: 4, row: 1}",
+                                                     "controller: p1, cell: {column: 2, row: 1}")))
+    assert "field cards[1].cell: cell already taken by card 'vail'" in message
 
 
 def test_cell_clash_is_named(tmp_path):
