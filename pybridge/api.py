@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -70,8 +71,10 @@ def check(situation: Situation | str | Path, *, player: str | None = None, editi
     answer = _solve(situation, s.game, situation_facts(viewed, game), "trees" if trees else "check", time_limit,
                     _expected(viewed, game))
     try:
-        return build_report(answer, game, edition=s.edition or game.default_edition,
-                            options=_options_in_force(s, game), viewpoint=s.viewpoint, trees=trees)
+        report = build_report(answer, game, edition=s.edition or game.default_edition,
+                              options=_options_in_force(s, game), viewpoint=s.viewpoint, trees=trees)
+        _within_time(situation, answer)
+        return report
     finally:
         answer.close()
 
@@ -114,10 +117,19 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
         else:
             term = parse_action(action, game, viewed)
             verdict, graph = impossible(answer, game, cites, String(s.viewpoint), term)
-        return finish(answer, game, [verdict], edition=s.edition or game.default_edition,
-                      options=_options_in_force(s, game), viewpoint=s.viewpoint, graph=graph)
+        report = finish(answer, game, [verdict], edition=s.edition or game.default_edition,
+                        options=_options_in_force(s, game), viewpoint=s.viewpoint, graph=graph)
+        _within_time(situation, answer)
+        return report
     finally:
         answer.close()
+
+
+def _within_time(origin, answer) -> None:
+    try:
+        answer.within_time()
+    except JudgeError as exc:
+        raise JudgeError(exc.message, source=None if isinstance(origin, Situation) else str(origin)) from None
 
 
 def _solve(origin, game_name, facts, mode, time_limit, expected):
@@ -136,7 +148,9 @@ def parse_action(action: str, game, s: Situation) -> Symbol:
     name, args = _split_term(action)
     roles = game.actions.get(name)
     if roles is None:
-        raise JudgeError(f"unknown action {name!r}; {game.name} actions are: {', '.join(sorted(game.actions))}",
+        close = difflib.get_close_matches(name, sorted(game.actions), n=3, cutoff=0.5)
+        hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
+        raise JudgeError(f"unknown action {name!r}; {hint}{game.name} actions are: {', '.join(sorted(game.actions))}",
                          field="ACTION")
     if len(args) != len(roles):
         raise JudgeError(f"{name} takes {len(roles)} arguments ({', '.join(roles)}), got {len(args)}",
@@ -148,8 +162,11 @@ def parse_action(action: str, game, s: Situation) -> Symbol:
             terms_.append(String(arg[1:-1]))
         elif role in CARD_ROLES or arg in ids:
             if arg not in ids:
-                raise JudgeError(f"no card or player {arg!r} in this situation (argument {role} of {name})",
-                                 field="ACTION")
+                close = difflib.get_close_matches(arg, sorted(ids), n=3, cutoff=0.4)
+                hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else \
+                    f"; the situation has {', '.join(repr(c) for c in sorted(ids))}"
+                raise JudgeError(f"no card or player {arg!r} in this situation (argument {role} of {name})"
+                                 + hint, field="ACTION")
             terms_.append(String(arg))
         elif arg.lstrip("-").isdigit():
             terms_.append(Number(int(arg)))

@@ -13,6 +13,7 @@ import yaml
 
 from pybridge.encodings import asp_root, game_dir
 from pybridge.errors import JudgeError
+from pybridge.vocabulary import Vocabulary, load_vocabulary
 
 
 CLAUSE_KINDS = ("rule", "vocabulary", "bookkeeping")
@@ -72,13 +73,18 @@ class Game:
     private_zones: dict[str, str] = field(default_factory=dict)
     # features whose effects act while their card is hidden (the projection keeps those effects)
     active_while_hidden: tuple[str, ...] = ()
-    # properties whose value is the id of another card of the situation
+    # properties whose value is the id of another card of the situation (type card in the vocabulary)
     card_properties: tuple[str, ...] = ()
     # "name/arity" -> a sentence template over {0}, {1}, ... (core phrases, then the game's)
     phrases: dict[str, str] = field(default_factory=dict)
     # predicates whose atoms are rare and whose cites reach far: the why layer is specialised to
     # the ones a situation has (pybridge.solve); the core declares its own
     witnesses: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """Every word a situation of this game may use (asp/<game>/vocabulary.yaml)."""
+        return load_vocabulary(self.name)
 
     def clause(self, clause_id: str) -> Clause | None:
         return self.clauses.get(clause_id)
@@ -173,14 +179,15 @@ def load_game(name: str) -> Game:
         phases=tuple(turn.get("phases", ())),
         steps=tuple(turn.get("steps", ())),
         zones=tuple(meta.get("zones", ())),
-        actions={str(k): tuple(v) for k, v in (meta.get("actions") or {}).items()},
+        # Action terms and their argument roles, from the vocabulary.
+        actions={name: tuple(role for role, _ in action.args) for name, action in load_vocabulary(name).actions.items()},
         clauses=clauses,
         examples=examples,
         cards=cards,
         public_when_hidden=tuple(meta.get("public_when_hidden", ())),
         private_zones={str(k): str(v) for k, v in (meta.get("private_zones") or {}).items()},
         phrases=_phrases(directory),
-        card_properties=tuple(meta.get("card_properties", ())),
+        card_properties=tuple(n for n, p in load_vocabulary(name).properties.items() if p.type.kind == "card"),
         active_while_hidden=tuple(meta.get("active_while_hidden", ())),
         board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
         witnesses=tuple(_signature(w) for w in meta.get("witnesses", ())),

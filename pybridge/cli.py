@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
@@ -16,10 +17,27 @@ from pybridge.errors import JudgeError
 from pybridge.lint import lint as run_lint
 from pybridge.report import explain_text, report_text, resolution_text, to_data, to_json
 from pybridge.rulings import ruling_files, run_ruling
-from pybridge.schemas import schema_files
+from pybridge.schemas import schema_files, vocabulary_pages
+from pybridge.situation import STDIN, load_situation
 from pybridge.solve import DEFAULT_TIME_LIMIT
 
-situation_arg = click.argument("situation", type=click.Path(path_type=Path))
+situation_arg = click.argument("situation", type=click.Path(path_type=Path, allow_dash=True))
+
+
+def reads_situation(command):
+    """SITUATION may be ``-``, standard input: read once, here (explain and resolve use the
+    situation twice), and errors that name no file name it."""
+    @functools.wraps(command)
+    def run(situation: Path, **kwargs):
+        if str(situation) != "-":
+            return command(situation, **kwargs)
+        try:
+            return command(load_situation("-"), **kwargs)
+        except JudgeError as exc:
+            if exc.source is not None:
+                raise
+            raise JudgeError(exc.message, source=STDIN, field=exc.field) from None
+    return run
 player_opt = click.option("--player", help="Ask as this player (default: the situation's viewpoint).")
 json_opt = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (versioned schema).")
 limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
@@ -59,6 +77,7 @@ def cli(verbose: bool) -> None:
 @json_opt
 @limit_opt
 @click.option("--trees", is_flag=True, help="Expand every verdict's justification graph in full.")
+@reads_situation
 def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
           time_limit: float | None, trees: bool) -> None:
     """Every verdict for SITUATION, with the clauses behind each."""
@@ -79,6 +98,7 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
 @option_opt
 @json_opt
 @limit_opt
+@reads_situation
 def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
             time_limit: float | None) -> None:
     """The verdict on ACTION (e.g. 'strike_attack(elf, foe)') with its full justification graph; an
@@ -97,6 +117,7 @@ def explain(situation: Path, action: str, player: str | None, option_pairs: tupl
 @option_opt
 @json_opt
 @limit_opt
+@reads_situation
 def resolve(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
             time_limit: float | None) -> None:
     """Resolve a declared ACTION against the truth (its hidden cards revealed): executed, or not
@@ -110,6 +131,7 @@ def resolve(situation: Path, action: str, player: str | None, option_pairs: tupl
 @cli.command()
 @situation_arg
 @player_opt
+@reads_situation
 def facts(situation: Path, player: str | None) -> None:
     """SITUATION as clingo facts, as the viewpoint player sees it (rerun it with plain clingo)."""
     click.echo(api.facts_text(situation, player=player), nl=False)
@@ -123,11 +145,34 @@ def schema(report: bool, write_dir: Path | None) -> None:
     """The JSON Schema of situation files (or of reports)."""
     if write_dir is not None:
         for name, text in schema_files().items():
-            (write_dir / name).write_text(text, encoding="utf-8")
-            click.echo(f"wrote {write_dir / name}")
+            _write(write_dir, name, text)
         return
     files = schema_files()
     click.echo(files[next(n for n in files if n.startswith("report-" if report else "situation-"))], nl=False)
+
+
+@cli.command()
+@click.option("--game", "games", multiple=True, help="The game (default: every game).")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write vocabulary-GAME.md into this folder (the repository keeps them in docs/).")
+def vocabulary(games: tuple[str, ...], write_dir: Path | None) -> None:
+    """The reference page of a game's vocabulary: every word a situation may use."""
+    pages = vocabulary_pages(list(games) or None)
+    if write_dir is not None:
+        for name, text in pages.items():
+            _write(write_dir, name, text)
+        return
+    click.echo("\n".join(pages.values()), nl=False)
+
+
+def _write(folder: Path, name: str, text: str) -> None:
+    """Write a generated file, creating the folder; a clear error if that is not possible."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise JudgeError(f"cannot write {name} there: {exc.strerror}", source=str(folder)) from None
+    click.echo(f"wrote {folder / name}")
 
 
 @cli.command("test")

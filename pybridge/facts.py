@@ -10,25 +10,27 @@ feed back to clingo.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 from clingo import Function, Number, String, Symbol, Tuple_
 
 from pybridge.catalogue import Game, load_game
 from pybridge.situation import Situation, resolved_card
-
-_CONSTANT = re.compile(r"^[a-z][a-z0-9_]*$")
+from pybridge.vocabulary import is_word
 
 
 def term(value: Any) -> Symbol:
-    """A data value as a clingo term: numbers, identifier constants, strings, tuples."""
+    """A data value as a clingo term: numbers, identifier constants, strings, tuples.
+
+    Only a whole plain identifier that is not a clingo keyword becomes a constant (so
+    ``"creature\n"`` and ``"not"`` stay strings): every value prints as text that clingo
+    reads back as exactly this Symbol."""
     if isinstance(value, bool):
         return Function("true" if value else "false")
     if isinstance(value, int):
         return Number(value)
     if isinstance(value, str):
-        return Function(value) if _CONSTANT.match(value) else String(value)
+        return Function(value) if is_word(value) else String(value)
     if isinstance(value, (list, tuple)):
         return Tuple_([term(v) for v in value])
     if isinstance(value, dict):

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -26,6 +27,11 @@ from pybridge.errors import JudgeError
 # clingo's numbers are 32-bit; the rules add and compare values, so game data
 # stays far from the edge. A correctness bound, not a resource one: fixed.
 MAX_ABS_INT = 1_000_000
+# ... and clingo wraps around silently past 2 147 483 647, so what the rules add up is
+# bounded too: the absolute values in one total (a card's value of a key with every
+# modifier of that key on it; one parameter of one feature over all cards) stay within
+# this, and any sum or difference of up to four such totals is still exact. Fixed too.
+MAX_ABS_SUM = 500_000_000
 # Parts of a situation that never reach the solver (109: non-game elements).
 UNUSED_KEYS = frozenset({"non_game"})
 
@@ -93,7 +99,28 @@ class _DepthExceeded(Exception):
         self.line = line
 
 
+class _Refused(Exception):
+    """A YAML construct the situation schema has no place for (a tag, a duplicate key)."""
+
+    def __init__(self, message: str, node: yaml.Node) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = node.start_mark.line + 1
+
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MERGE = "tag:yaml.org,2002:merge"
+# Tags a situation may use: what JSON has (mappings, lists, texts, numbers, booleans, null).
+_REFUSED_TAGS = {"set": "a set", "omap": "an ordered mapping", "pairs": "a list of pairs",
+                 "binary": "binary data", "timestamp": "a date or time"}
+
+
 class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, stricter: bounded nesting, no duplicate keys, and only the
+    tags JSON has a value for. A !!set, !!omap, !!pairs, !!binary or !!timestamp tag is
+    refused (a Python set would reach the solver in hash order); an unquoted date stays
+    a text, as in JSON."""
+
     max_depth = DEFAULTS.depth
     _depth = 0
 
@@ -106,9 +133,35 @@ class _BoundedLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
 
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == _MERGE or not isinstance(key_node, yaml.ScalarNode):
+                continue
+            key = self.construct_object(key_node)
+            if key in seen:
+                raise _Refused(f"the key {key!r} appears twice in one mapping; each key may appear once", key_node)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def _refuse_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    name = node.tag.rsplit(":", 1)[-1]
+    raise _Refused(f"the tag !!{name} ({_REFUSED_TAGS[name]}) is not allowed: a situation holds only mappings, "
+                   "lists, texts, numbers, true/false and null", node)
+
+
+for _name in _REFUSED_TAGS:
+    _BoundedLoader.add_constructor(f"tag:yaml.org,2002:{_name}", _refuse_tag)
+_BoundedLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
 
 def load_yaml(text: str, *, source: str) -> Any:
-    """``yaml.safe_load`` that refuses nesting deeper than the depth limit.
+    """``yaml.safe_load`` that refuses nesting deeper than the depth limit, duplicate
+    keys and tags JSON has no value for.
 
     Aliases are resolved to shared objects (no copies), so a
     "billion laughs" file stays small here; :func:`check_data` then counts
@@ -121,8 +174,39 @@ def load_yaml(text: str, *, source: str) -> Any:
     except _DepthExceeded as exc:
         raise JudgeError(over(f"nested more than {limits.depth} levels deep (line {exc.line})",
                               limits.depth, "depth"), source=source) from None
+    except _Refused as exc:
+        raise JudgeError(f"{exc.message} (line {exc.line})", source=source) from None
     finally:
         loader.dispose()
+
+
+class DuplicateKeys(dict):
+    """A JSON object that repeated a key (json.loads keeps the last silently): kept to be
+    found and named by :func:`check_data`."""
+
+    def __init__(self, pairs: list[tuple[str, Any]], key: str) -> None:
+        super().__init__(pairs)
+        self.duplicate = key
+
+
+def json_object(pairs: list[tuple[str, Any]]) -> dict:
+    """``object_pairs_hook`` for json.loads: a dict, or a DuplicateKeys naming the repeat."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            return DuplicateKeys(pairs, key)
+        seen.add(key)
+    return dict(pairs)
+
+
+def too_deep_to_read(source: str) -> JudgeError:
+    """Python's own recursion stops a reader before a raised depth limit does."""
+    limits = current()
+    reach = sys.getrecursionlimit()
+    if limits.depth < reach // 2:
+        return JudgeError(over("nested too deeply to read", limits.depth, "depth"), source=source)
+    return JudgeError(f"nested too deeply to read: the readers stop near {reach // 2} levels, below the depth "
+                      f"limit of {limits.depth} set with {ENVIRONMENT['depth']}", source=source)
 
 
 # --------------------------------------------------------------------------
@@ -142,6 +226,23 @@ def field_path(parts: Sequence[Any]) -> str:
             key = str(part)
             text += ("." if text else "") + (key if _PLAIN_KEY.fullmatch(key) else repr(key))
     return text or "(top level)"
+
+
+def check_sums(numbers: Iterable[tuple[Hashable, int, Sequence[Any]]], words: Callable[[Hashable], str], *,
+               source: str) -> None:
+    """Refuse a situation in which numbers the rules add up could overflow clingo's
+    integers. ``numbers``: (the total it goes into, the number, the field it comes from);
+    ``words(total)`` names a total in a message. The field of the number that crosses the
+    bound is named."""
+    totals: dict[Hashable, int] = {}
+    for group, number, parts in numbers:
+        total = totals.get(group, 0) + abs(number)
+        totals[group] = total
+        if total > MAX_ABS_SUM:
+            bound = f"{MAX_ABS_SUM:,}".replace(",", " ")
+            raise JudgeError(f"{words(group)} add up to more than {bound} in absolute value; the limit is {bound} "
+                             "(fixed: clingo's integers are 32-bit and would wrap around)",
+                             source=source, field=field_path(parts))
 
 
 def _string_problem(value: str) -> str | None:
@@ -198,6 +299,8 @@ def check_data(data: Any, *, source: str) -> None:
             if not unused and abs(value) > MAX_ABS_INT:
                 fail(f"the number {value} is out of range; numbers must lie between "
                      f"-{MAX_ABS_INT} and {MAX_ABS_INT}", parts)
+        elif isinstance(value, DuplicateKeys):
+            fail(f"the key {value.duplicate!r} appears twice in one mapping; each key may appear once", parts)
         elif isinstance(value, dict):
             children = []
             for key, item in value.items():
@@ -207,3 +310,7 @@ def check_data(data: Any, *, source: str) -> None:
             stack.extend(reversed(children))  # first field first
         elif isinstance(value, (list, tuple)):
             stack.extend(reversed([(item, parts + [i], unused) for i, item in enumerate(value)]))
+        elif value is not None and not isinstance(value, float):
+            # Data handed to the API may hold anything; a set would reach the solver in hash order.
+            fail(f"a value of type {type(value).__name__} is not allowed: a situation holds only mappings, "
+                 "lists, texts, numbers, true/false and null", parts)

@@ -1,6 +1,7 @@
-"""The published JSON Schemas: situation files (input) and reports (output).
-Both are generated from the typed models; the repository keeps a copy in
-schema/ that a test compares with the models."""
+"""The published JSON Schemas: situation files (input) and reports (output),
+and the vocabulary reference pages. All are generated (from the typed models
+and each game's vocabulary); the repository keeps copies in schema/ and docs/
+that tests compare with what is generated."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from pybridge.catalogue import load_game
+from pybridge.encodings import known_games
 from pybridge.justify import REPORT_VERSION, Report
 from pybridge.situation import SCHEMA_VERSION, json_schema
+from pybridge.vocabulary import reference_page
 
 
 def report_schema() -> dict[str, Any]:
@@ -30,3 +34,12 @@ def schema_files() -> dict[str, str]:
         f"situation-v{SCHEMA_VERSION}.json": _dump(json_schema()),
         f"report-v{REPORT_VERSION}.json": _dump(report_schema()),
     }
+
+
+def vocabulary_pages(games: list[str] | None = None) -> dict[str, str]:
+    """File name -> the reference page of each game's vocabulary (docs/vocabulary-GAME.md)."""
+    pages = {}
+    for game in games or known_games():
+        data = load_game(game)
+        pages[f"vocabulary-{game}.md"] = reference_page(data.vocabulary, data.title)
+    return pages

@@ -8,32 +8,50 @@ each other) run after the structural ones, against the game's data files.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from pybridge import limits
 from pybridge.catalogue import Game, load_game
 from pybridge.errors import JudgeError
+from pybridge.encodings import known_games
+from pybridge.vocabulary import Context, load_vocabulary, situation_schema, unprintable
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = limits.DEFAULTS.file_bytes  # the default; see pybridge/limits.py
 # Ids of the unknown cards a viewpoint projection makes (pybridge/viewpoint.py).
 RESERVED_PREFIX = "hidden@"
 
-# Game vocabulary (features, properties, action kinds, zones, ...) becomes
-# clingo constants, so it is restricted to plain identifiers.
+# The name given to standard input (a situation argument of "-").
+STDIN = "<stdin>"
+
+
+def _printable(text: str) -> str:
+    bad = unprintable(text)
+    if bad:
+        raise ValueError(f"contains a control or format character ({bad}), which a report cannot print")
+    return text
+
+
+# Game vocabulary (features, properties, action kinds, zones, ...) becomes clingo
+# constants, so it is restricted to plain identifiers; which words a game knows is
+# declared in its vocabulary (asp/<game>/vocabulary.yaml) and checked against the game.
 Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
-# Ids of cards, players and effects are data: any text, kept as clingo strings.
-Ident = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+# Ids of cards, players and effects are data: any printable text, kept as clingo strings.
+Ident = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_printable)]
+# Other texts a report may print (card names, editions, ruling titles).
+Text = Annotated[str, AfterValidator(_printable)]
 Scalar = int | str
 PropertyValue = int | Annotated[str, StringConstraints(max_length=500)] | list[int]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: true, "3" and 3.0 are not integers; 1 is not true.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Turn(Model):
@@ -60,8 +78,8 @@ Feature = Name | dict[Name, dict[Name, Any] | None]
 
 class Card(Model):
     id: Ident = Field(description="Unique id of this card in the situation.")
-    card: str | None = Field(default=None, description="Name of the card in the game's catalogue.")
-    name: str | None = Field(default=None, description="Printed name, for a card defined inline.")
+    card: Text | None = Field(default=None, description="Name of the card in the game's catalogue.")
+    name: Text | None = Field(default=None, description="Printed name, for a card defined inline.")
     controller: Ident
     owner: Ident | None = Field(default=None, description="Default: the controller.")
     zone: Name = "battlefield"
@@ -98,16 +116,6 @@ class Effect(Model):
     source: Ident | None = Field(default=None, description="Id of the card whose feature made it.")
     feature: Name | None = Field(default=None, description="The source's feature that made it (e.g. stealth).")
     constant: bool = Field(default=True, description="Made by a constant feature.")
-
-    @model_validator(mode="after")
-    def _value_fits_kind(self) -> Effect:
-        if self.kind == "modify" and not isinstance(self.value, int):
-            raise ValueError("a modify effect needs an integer value (the delta)")
-        if self.kind == "set" and self.value is None:
-            raise ValueError("a set effect needs a value")
-        if self.kind not in ("modify", "set", "permit", "forbid") and self.value is not None:
-            raise ValueError(f"a {self.kind} effect takes no value")
-        return self
 
 
 class Event(Model):
@@ -154,7 +162,7 @@ class Expectation(Model):
 
 
 class Ruling(Model):
-    title: str
+    title: Text
     clauses: list[str] = Field(description="Clause ids this ruling is about.")
     example: str | None = Field(default=None, description="Id of the seed example it reproduces.")
     note: str | None = None
@@ -164,7 +172,7 @@ class Ruling(Model):
 class Situation(Model):
     schema_version: Literal[1] = SCHEMA_VERSION
     game: Name
-    edition: str | None = Field(default=None, description="Rules edition; default: the game's.")
+    edition: Text | None = Field(default=None, description="Rules edition; default: the game's.")
     options: dict[Name, Name] = Field(default_factory=dict, description="Interpretation options.")
     viewpoint: Ident = Field(description="The player asking.")
     turn: Turn
@@ -177,10 +185,18 @@ class Situation(Model):
 
 
 def json_schema() -> dict[str, Any]:
+    """The situation schema: the models' structure, and per known game (``if`` its ``game``)
+    the words and value types its vocabulary declares."""
     schema = Situation.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = "https://ccg-judge.invalid/schema/situation-v1.json"
     schema["title"] = "ccg-judge situation (version 1)"
+    schema["allOf"] = []
+    for game in known_games():
+        name = f"vocabulary-{game}"
+        schema["$defs"][name] = situation_schema(load_vocabulary(game))
+        schema["allOf"].append({"if": {"properties": {"game": {"const": game}}, "required": ["game"]},
+                                "then": {"$ref": f"#/$defs/{name}"}})
     return schema
 
 
@@ -257,7 +273,7 @@ def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
     fmt = fmt or ("json" if source.endswith(".json") else "yaml")
     try:
         if fmt == "json":
-            return json.loads(text)
+            return json.loads(text, object_pairs_hook=limits.json_object)
         return limits.load_yaml(text, source=source)
     except json.JSONDecodeError as exc:
         raise JudgeError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=source) from None
@@ -267,16 +283,20 @@ def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
         problem = getattr(exc, "problem", None) or "syntax error"
         raise JudgeError(f"not valid YAML: {problem}{where}", source=source) from None
     except RecursionError:
-        raise JudgeError(limits.over("nested too deeply to read", limits.current().depth, "depth"),
-                         source=source) from None
+        raise limits.too_deep_to_read(source) from None
     except ValueError:  # Python refuses integers of thousands of digits
         raise JudgeError("a number has too many digits to read", source=source) from None
 
 
 def load_situation(path: str | Path) -> Situation:
+    """A situation file, or standard input for ``-`` (YAML, or JSON if it starts with ``{``
+    and reads as JSON); the same limits apply."""
+    limit = limits.current().file_bytes
+    if str(path) == "-":
+        raw = sys.stdin.buffer.read(limit + 1)
+        return _from_bytes(raw, STDIN, limit, fmt="json" if _looks_like_json(raw) else None)
     path = Path(path)
     source = str(path)
-    limit = limits.current().file_bytes
     try:
         # Read at most one byte more than the limit: devices and pipes report no size.
         with path.open("rb") as handle:
@@ -285,13 +305,30 @@ def load_situation(path: str | Path) -> Situation:
         raise JudgeError("file not found", source=source) from None
     except OSError as exc:
         raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
+    return _from_bytes(raw, source, limit)
+
+
+def _looks_like_json(raw: bytes) -> bool:
+    """Standard input has no file name to tell: a text that opens an object and parses as
+    JSON is JSON (YAML would read most JSON too, but not with JSON's exact rules)."""
+    if not raw.lstrip().startswith(b"{"):
+        return False
+    try:
+        json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return False
+    return True
+
+
+def _from_bytes(raw: bytes, source: str, limit: int, fmt: str | None = None) -> Situation:
     if len(raw) > limit:
-        raise JudgeError(limits.over("the file is too large", limit, "file_bytes", " bytes"), source=source)
+        what = "the input is too large" if source == STDIN else "the file is too large"
+        raise JudgeError(limits.over(what, limit, "file_bytes", " bytes"), source=source)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise JudgeError("not UTF-8 text", source=source) from None
-    return situation_from_data(parse_text(text, source=source), source=source)
+    return situation_from_data(parse_text(text, source=source, fmt=fmt), source=source)
 
 
 def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
@@ -299,10 +336,13 @@ def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
         raise JudgeError(f"expected a mapping at the top level, got {type(data).__name__}", source=source)
     limits.check_data(data, source=source)
     try:
-        situation = Situation.model_validate(data)
-    except ValidationError as exc:
-        raise _validation_error(exc, source, data) from None
-    check_against_game(situation, source=source)
+        try:
+            situation = Situation.model_validate(data)
+        except ValidationError as exc:
+            raise _validation_error(exc, source, data) from None
+        check_against_game(situation, source=source)
+    except RecursionError:  # only under a depth limit raised past what Python's stack holds
+        raise limits.too_deep_to_read(source) from None
     return situation
 
 
@@ -390,12 +430,6 @@ def check_against_game(s: Situation, *, source: str) -> None:
         if card.arrived is not None and card.arrived > s.turn.number:
             fail(f"turn {card.arrived} is after the current turn {s.turn.number}", f"{where}.arrived")
 
-    for i, card in enumerate(s.cards):
-        for key in game.card_properties:
-            value = card.properties.get(key)
-            if value is not None and value not in card_ids:
-                fail(f"no card with id {value!r}", f"cards[{i}].properties.{key}")
-
     effect_ids = [e.id for e in s.effects]
     _no_duplicates(effect_ids, "effects", "effect", fail)
     known = set(card_ids)
@@ -411,8 +445,80 @@ def check_against_game(s: Situation, *, source: str) -> None:
             value = getattr(event, attr)
             if value is not None and value not in known:
                 fail(f"no card with id {value!r}", f"history[{i}].{attr}")
-        if game.actions and event.action not in game.actions:
-            fail(f"unknown action {event.action!r}; expected one of {_alternatives(game.actions)}", f"history[{i}].action")
+    check_vocabulary(s, game, source=source)
+    limits.check_sums(_summed_numbers(s, game), _total_in_words, source=source)
+
+
+def check_vocabulary(s: Situation, game: Game, *, source: str) -> None:
+    """Every word of the situation is one the game declares, every value of its type."""
+    vocabulary = game.vocabulary
+
+    def fail(message: str, parts: tuple) -> None:
+        raise JudgeError(message, source=source, field=limits.field_path(parts))
+
+    context = Context(cards=frozenset(c.id for c in s.cards), players=frozenset(p.id for p in s.players))
+    for i, card in enumerate(s.cards):
+        where = ("cards", i)
+        vocabulary.check_properties(card.properties, (*where, "properties"), fail, context)
+        vocabulary.check_features(card.features, (*where, "features"), fail, context)
+        printed = _feature_names(game.cards.get(card.card or "", {}).get("features") or [])
+        for j, name in enumerate(card.remove_features):
+            if name not in vocabulary.features:
+                fail(vocabulary.unknown("feature", name, vocabulary.features), (*where, "remove_features", j))
+            if name not in printed:
+                fail(f"the catalogue gives this card no feature {name!r} to remove"
+                     + (f" (it has {', '.join(repr(f) for f in sorted(printed))})" if printed else ""),
+                     (*where, "remove_features", j))
+        vocabulary.check_words("protection", card.protections, (*where, "protections"), fail)
+        vocabulary.check_words("marker", card.markers, (*where, "markers"), fail, keyed=True)
+        vocabulary.check_words("chip", card.chips, (*where, "chips"), fail, keyed=True)
+    for i, effect in enumerate(s.effects):
+        vocabulary.check_effect(effect.kind, effect.what, effect.value, ("effects", i), fail, context)
+        if effect.feature is not None and effect.feature not in vocabulary.features:
+            fail(vocabulary.unknown("feature", effect.feature, vocabulary.features), ("effects", i, "feature"))
+    for i, event in enumerate(s.history):
+        vocabulary.check_event(event.action, event.target is not None, ("history", i), fail)
+
+
+def _feature_names(features: list[Any]) -> set[str]:
+    return {name for f in features for name in ([f] if isinstance(f, str) else f)}
+
+
+def _summed_numbers(s: Situation, game: Game):
+    """The numbers the rules add up, by the total they go into (see limits.check_sums): a
+    card's value of a key with the modifiers of that key on it (core:zero, numeric
+    abilities), and one parameter of one feature over all cards (a squad's reductions)."""
+    for i, card in enumerate(s.cards):
+        data = resolved_card(game, card)
+        for key, value in data["properties"].items():
+            for number in _numbers_in(value):
+                yield ("value", card.id, key), number, ("cards", i, "properties" if key in card.properties else "card")
+        for feature, params in data["features"].items():
+            for key, value in params.items():
+                for number in _numbers_in(value):
+                    if key == "value":
+                        yield ("value", card.id, feature), number, ("cards", i)
+                    yield ("parameter", feature, key), number, ("cards", i)
+    for i, effect in enumerate(s.effects):
+        if effect.kind == "modify" and isinstance(effect.value, int):
+            yield ("value", effect.target, effect.what), effect.value, ("effects", i, "value")
+
+
+def _total_in_words(group: tuple) -> str:
+    kind, first, second = group
+    if kind == "value":
+        return f"the value of {second!r} of card {first!r} and its modifiers"
+    return f"the {second!r} parameters of {first!r} over all cards"
+
+
+def _numbers_in(value: Any) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list):
+        return [max((abs(v) for v in value if isinstance(v, int) and not isinstance(v, bool)), default=0)]
+    return []
 
 
 def _alternatives(values: Any) -> str:

@@ -21,6 +21,7 @@ import json
 import logging
 import os
 import tempfile
+import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -122,6 +123,8 @@ class Answer:
     facts: frozenset[clingo.Symbol]
     control: clingo.Control | None = field(default=None, repr=False)
     near: bool = False
+    deadline: float = float("inf")
+    time_limit: float = 0.0
     _handle: ExitStack | None = field(default=None, repr=False)
     _model: clingo.Model | None = field(default=None, repr=False)
 
@@ -142,13 +145,22 @@ class Answer:
         found = self.control.symbolic_atoms[atom]
         return found is not None and (found.is_fact or self._model.contains(atom))
 
+    def within_time(self) -> None:
+        """Refuse a run that went past its time limit (justifications count too)."""
+        _past(self.deadline, self.time_limit, "the judgement")
+
     def close(self) -> None:
         if self._handle is not None:
             self._handle.close()  # the ExitStack that holds the solve open
             self._handle = self._model = None
 
 
-def _run(compiled: Compiled, facts: list[clingo.Symbol], time_limit: float, *, near: bool,
+def _past(deadline: float, time_limit: float, what: str) -> None:
+    if time.monotonic() > deadline:
+        raise JudgeError(limits.over(f"{what} did not finish within the time limit", time_limit, "time_limit"))
+
+
+def _run(compiled: Compiled, facts: list[clingo.Symbol], time_limit: float, deadline: float, *, near: bool,
          keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
     # The facts go in as clingo prints their Symbols (quoted and escaped by clingo itself): one
@@ -158,13 +170,14 @@ def _run(compiled: Compiled, facts: list[clingo.Symbol], time_limit: float, *, n
         ctl.ground([("base", [])])
     except RuntimeError as exc:
         raise JudgeError(f"grounding failed: {exc}") from None
+    _past(deadline, time_limit, "grounding")  # clingo cannot interrupt grounding: the limit is checked after it
     models: list[list[clingo.Symbol]] = []
 
     def on_model(model: clingo.Model) -> None:
         models.append(model.symbols(shown=True))
 
     with ctl.solve(on_model=on_model, async_=True) as handle:
-        if not handle.wait(time_limit):
+        if not handle.wait(max(0.0, deadline - time.monotonic())):
             handle.cancel()
             raise JudgeError(limits.over("the solver did not finish within the time limit", time_limit,
                                          "time_limit"))
@@ -229,23 +242,25 @@ def solve(game_name: str, facts: list[clingo.Symbol], *, mode: str = "check",
     (:func:`expected_witnesses`; None: any)."""
     bounds = limits.current()
     time_limit = time_limit or bounds.time_limit
+    deadline = time.monotonic() + time_limit  # one budget for grounding, solving and justifying
     game = load_game(game_name)
     all_witnesses = witnesses(game)
     absent = all_witnesses - expected if expected is not None else frozenset()
     compiled = program(game_name, mode, absent if mode == "check" else frozenset())
     near = False
-    shown, control = _run(compiled, facts, time_limit, near=near, keep=mode == "trees")
+    shown, control = _run(compiled, facts, time_limit, deadline, near=near, keep=mode == "trees")
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
     defeated = any(shown.get(d[0]) for d in compiled.defeaters)
     if (mode == "check" and present & set(compiled.absent)) or defeated:
         compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
         near = defeated
-        shown, control = _run(compiled, facts, time_limit, near=near, keep=mode == "trees")
+        shown, control = _run(compiled, facts, time_limit, deadline, near=near, keep=mode == "trees")
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
         raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
                                      "ignored effects, ...)", bounds.judgements, "judgements"))
-    answer = Answer(shown=shown, compiled=compiled, facts=frozenset(facts), control=control, near=near)
+    answer = Answer(shown=shown, compiled=compiled, facts=frozenset(facts), control=control, near=near,
+                    deadline=deadline, time_limit=time_limit)
     if control is not None:
         answer._handle, answer._model = _hold_model(control)
     return answer

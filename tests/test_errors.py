@@ -66,8 +66,9 @@ def test_unknown_card_lists_the_closest_names(tmp_path):
 
 
 def test_two_cards_in_one_cell(tmp_path):
-    message = error_of(write(tmp_path, VALID.replace("column: 4, row: 1}, arrived: 2", "column: 2, row: 1}, arrived: 2, controller: p1")))
-    assert "duplicate" in message or "cell already taken" in message
+    message = error_of(write(tmp_path, VALID.replace("controller: p2, cell: {column: 4, row: 1}",
+                                                     "controller: p1, cell: {column: 2, row: 1}")))
+    assert "field cards[1].cell: cell already taken by card 'vail'" in message
 
 
 def test_cell_clash_is_named(tmp_path):
@@ -104,11 +105,14 @@ def test_cli_error_is_one_paragraph_without_traceback(tmp_path):
     assert run.stderr.strip().count("\n") == 0
 
 
-def test_cli_unknown_action_lists_the_possible_ones(tmp_path):
-    run = run_cli("explain", str(write(tmp_path, VALID)), "strike_attack(vail, nobody)")
+def test_cli_explain_of_an_unknown_card_or_action_names_the_nearest(tmp_path):
+    path = str(write(tmp_path, VALID))
+    run = run_cli("explain", path, "strike_attack(vail, fo)")
     assert run.returncode == 2
-    assert "no action 'strike_attack(vail, nobody)' is possible" in run.stderr
-    assert "strike_attack(vail, foe)" in run.stderr
+    assert "no card or player 'fo' in this situation (argument target of strike_attack); did you mean 'foe'" \
+        in run.stderr
+    run = run_cli("explain", path, "strike_atack(vail, foe)")
+    assert run.returncode == 2 and "unknown action 'strike_atack'; did you mean 'strike_attack'" in run.stderr
 
 
 def test_cli_bad_option_override(tmp_path):

@@ -35,12 +35,19 @@ def set_catalogue_name(data, payload):
 
 
 def set_property(data, payload):
-    data["cards"][0]["properties"]["flavour"] = payload
+    """A free-text property where the game declares one (else an undeclared one, refused)."""
+    vocabulary = game_space(data["game"]).vocabulary
+    texts = sorted(k for k, p in vocabulary.properties.items() if p.type.kind == "text" and not p.type.pattern)
+    data["cards"][0]["properties"][texts[0] if texts else "flavour"] = payload
 
 
 def set_feature_parameter(data, payload):
+    """The base's feature has a free-text parameter where the game declares one (else the
+    payload goes into an undeclared parameter, which is refused)."""
     feature = data["cards"][0].get("features", [{"x": {}}])[0]
-    next(iter(feature.values()))["note"] = payload
+    params = next(iter(feature.values()))
+    texts = [k for k, v in params.items() if v == "plain"]
+    params[texts[0] if texts else "note"] = payload
 
 
 def set_non_game(data, payload):

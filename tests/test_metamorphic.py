@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from fuzz.oracle import SOURCE, canonical, check_report, rename, report_json, substitute
 from fuzz.strategies import (BYTES, Choices, GameSpace, build_situation, fuzz_settings, fuzzable_games,
-                             game_names, game_space)
+                             game_names, game_space, kinds_of)
 from pybridge import api
 from pybridge.report import to_data, to_json
 from pybridge.situation import situation_from_data
@@ -129,8 +129,9 @@ def check_hidden_swap(space: GameSpace, data: dict, c: Choices) -> bool:
         card.update(name="Secret", properties={**card["properties"], "type": c.pick(space.card_types)})
     if space.features and c.coin():
         card["features"] = [c.pick(space.features)]
-    if c.coin():
-        card["markers"] = {"wound": c.number(1, 3)}
+    markers = kinds_of(space.vocabulary, "marker")
+    if markers and c.coin():
+        card["markers"] = {c.pick(markers): c.number(1, 3)}
     card["id"] = new_id
     for effect in swapped.get("effects", []):
         for key in ("target", "source"):

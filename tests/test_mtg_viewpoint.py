@@ -92,9 +92,12 @@ CATALOGUE = sorted(load_game("mtg").cards)
 def _check_json(data: dict, tmp_path: Path, name: str, player: str) -> str:
     path = tmp_path / f"{name}.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    result = CliRunner().invoke(cli, ["check", str(path), "--json", "--player", player])
-    assert result.exit_code == 0, result.output
-    return result.output
+    output = ""
+    for extra in ([], ["--trees"]):  # the first level of reasons, and every graph in full
+        result = CliRunner().invoke(cli, ["check", str(path), "--json", "--player", player, *extra])
+        assert result.exit_code == 0, result.output
+        output += result.output
+    return output
 
 
 def _swapped(data: dict, card_id: str, card_name: str) -> dict:

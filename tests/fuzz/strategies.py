@@ -25,6 +25,7 @@ from pybridge.catalogue import Game, load_game
 from pybridge.encodings import asp_root
 from pybridge.errors import JudgeError
 from pybridge.situation import RESERVED_PREFIX
+from pybridge.vocabulary import ANY_WORD, ValueType, Vocabulary
 
 # --------------------------------------------------------------------------
 # Profiles
@@ -64,10 +65,14 @@ class GameSpace:
     zones: tuple[str, ...]
     actions: tuple[str, ...]
     catalogue: tuple[str, ...]
-    features: tuple[str, ...]
+    features: tuple[str, ...]  # features that may be written bare (no required parameters)
     properties: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     columns: int = 0
     rows: int = 0
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        return self.game.vocabulary
 
     @property
     def card_types(self) -> tuple[Any, ...]:
@@ -80,7 +85,8 @@ def _incomplete(name: str) -> str | None:
     if not meta_path.is_file():
         return f"asp/{name}/game.yaml is missing"
     meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
-    for key, default in (("entry", "main.lp"), ("clauses", "clauses.yaml"), ("cards", "cards.yaml")):
+    for key, default in (("entry", "main.lp"), ("clauses", "clauses.yaml"), ("cards", "cards.yaml"),
+                         ("vocabulary", "vocabulary.yaml")):
         if not (directory / str(meta.get(key, default))).is_file():
             return f"asp/{name}/{meta.get(key, default)} is missing"
     try:
@@ -104,11 +110,9 @@ def game_space(name: str) -> GameSpace | str:
         return reason
     game = load_game(name)
     meta = yaml.safe_load((game.directory / "game.yaml").read_text(encoding="utf-8")) or {}
-    features: set[str] = set()
+    features = {n for n, f in game.vocabulary.features.items() if not any(p.required for p in f.params.values())}
     properties: dict[str, set] = {}
     for entry in game.cards.values():
-        for feature in entry.get("features") or []:
-            features.update([feature] if isinstance(feature, str) else feature)
         for key, value in (entry.get("properties") or {}).items():
             if isinstance(value, (int, str)) and not isinstance(value, bool):
                 properties.setdefault(key, set()).add(value)
@@ -162,11 +166,13 @@ BYTES = st.binary(min_size=300, max_size=400)  # short strings would make most c
 # --------------------------------------------------------------------------
 # Valid situations (small, so that solving them stays cheap)
 
-# Ids are data: plain ones first (simplest), then text made of awkward characters.
+# Ids are data: plain ones first (simplest), then text made of awkward characters (printable
+# ones: control and format characters are refused in ids, see test_injection).
 PLAIN_IDS = ("p1", "p2", "a", "b", "elf", "foe", "x1", "card_7", "Вайл", "Алиса", "Bob", 'q"t', "a b", "1")
-ID_CHARACTERS = 'ab1_ XZ"\'\\.:,;()%#{}[]-éЖ日🂡\t\n\u202e\u00a0'
-MARKERS = ("wound", "poison", "charge")
-EFFECT_KINDS = ("grant", "remove", "forbid", "permit", "oblige", "modify", "set")
+ID_CHARACTERS = 'ab1_ XZ"\'\\.:,;()%#{}[]-éЖ日🂡\u00a0'
+# Texts for text-typed values: plain, quoted, ASP-looking, other scripts.
+TEXTS = ("plain", "open_self", "not", "{2}{U}", 'say "hi"', "a\\b", 'q\\"', "a :- b.", "#show.", "Лес", "%*", "x" * 40)
+WORDS = ("alpha", "beta_2", "gold", "elf")
 
 
 def an_id(c: Choices) -> str:
@@ -193,8 +199,76 @@ def _cells(space: GameSpace, players: list[str]) -> list[tuple[str, int, int]]:
     return [(p, col, row) for p in players for col in range(1, space.columns + 1) for row in range(1, space.rows + 1)]
 
 
+def a_value(c: Choices, vocabulary: Vocabulary, t: ValueType, ids: dict[str, list[str]],
+            about: str | None = None) -> Any:
+    """A valid value of type ``t`` (simplest alternatives first)."""
+    kind = t.kind
+    if kind == "int":
+        low = t.minimum if t.minimum is not None else -2
+        high = t.maximum if t.maximum is not None else max(low, 0) + 5
+        return c.number(low, high)
+    if kind == "bool":
+        return c.coin()
+    if kind == "text":
+        candidates = [x for x in TEXTS if t.compiled is None or t.compiled.fullmatch(x)] or ["{1}"]
+        return c.pick(candidates)
+    if kind == "word":
+        return c.pick(WORDS)
+    if kind in ("card", "player"):
+        return c.pick(ids[kind])
+    if kind == "one_of":
+        return c.pick(t.values)
+    if kind == "list":
+        return [a_value(c, vocabulary, t.item, ids) for _ in range(t.length if t.length is not None else c.number(0, 3))]
+    if kind == "any":
+        return a_value(c, vocabulary, c.pick(t.options), ids, about)
+    if t.section == "property_value":
+        return a_value(c, vocabulary, vocabulary.properties[about].type, ids)
+    words = [w for w in vocabulary.words(t.section) if w != ANY_WORD]
+    return c.pick(words or WORDS)
+
+
+def a_feature(c: Choices, vocabulary: Vocabulary, ids: dict[str, list[str]]) -> Any:
+    """A feature as a card lists it: bare, or with some of its parameters (the required ones always)."""
+    name = c.pick(sorted(vocabulary.features))
+    feature = vocabulary.features[name]
+    chosen = {p: a_value(c, vocabulary, param.type, ids) for p, param in sorted(feature.params.items())
+              if param.required or c.coin(3)}
+    return {name: chosen} if chosen or feature.params and c.coin() else name
+
+
+def an_effect(c: Choices, vocabulary: Vocabulary, ids: dict[str, list[str]]) -> tuple[str, str, Any]:
+    """kind, what and value of an effect in one of the forms the game declares."""
+    kinds = [k for k, e in sorted(vocabulary.effects.items()) if any(_form_words(vocabulary, f) for f in e.forms)]
+    kind = c.pick(kinds)
+    form = c.pick([f for f in vocabulary.effects[kind].forms if _form_words(vocabulary, f)])
+    what = c.pick(_form_words(vocabulary, form))
+    if form.value is None:
+        return kind, what, None
+    if form.value.kind == "section" and form.value.section == "condition":
+        fitting = [n for n, d in sorted(vocabulary.conditions.items())
+                   if what in d.of or ("declare" in d.of and what in vocabulary.declarable_features)]
+        return (kind, what, c.pick(fitting)) if fitting else (kind, what, None)
+    return kind, what, a_value(c, vocabulary, form.value, ids, about=what)
+
+
+def _form_words(vocabulary: Vocabulary, form) -> list:
+    t = form.what
+    words = list(t.values) if t.kind == "one_of" else list(vocabulary.words(t.section))
+    if form.value is not None and form.value.kind == "section" and form.value.section == "condition":
+        words = [w for w in words if any(w in d.of or ("declare" in d.of and w in vocabulary.declarable_features)
+                                         for d in vocabulary.conditions.values())]
+    return [w for w in words if w != ANY_WORD]
+
+
+def kinds_of(vocabulary: Vocabulary, section: str) -> list[str]:
+    """The kinds a card's protections, markers or chips may name (a word for an open section)."""
+    words = list(vocabulary.words(section))
+    return [w for w in words if w != ANY_WORD] + (list(WORDS[:2]) if ANY_WORD in words else [])
+
+
 def build_card(c: Choices, space: GameSpace, card_id: str, players: list[str], turn_number: int,
-               cells: list[tuple[str, int, int]]) -> dict[str, Any]:
+               cells: list[tuple[str, int, int]], card_ids: list[str] | None = None) -> dict[str, Any]:
     controller = c.pick(players)
     card: dict[str, Any] = {"id": card_id, "controller": controller}
     if space.catalogue and not c.coin(4):
@@ -218,13 +292,23 @@ def build_card(c: Choices, space: GameSpace, card_id: str, players: list[str], t
         card["hidden"] = True
     if not c.coin(3):
         card["arrived"] = c.number(0, turn_number)
-    if space.features and c.coin(4):
-        card["features"] = sorted({c.pick(space.features) for _ in range(c.number(0, 2))})
-        if "shot" in card["features"] and c.coin():
-            card["features"].remove("shot")
-            card["features"].append({"shot": {"range": c.number(1, 3), "damage": [1, 2, 2]}})
-    if c.coin(6):
-        card["markers"] = {c.pick(MARKERS): c.number(0, 3) for _ in range(c.number(0, 2))}
+    vocabulary = space.vocabulary
+    ids = {"card": card_ids or [card_id], "player": players}
+    if vocabulary.features and c.coin(4):
+        card["features"] = [a_feature(c, vocabulary, ids) for _ in range(c.number(0, 2))]
+    if "name" in card and c.coin(4):
+        prop = c.pick(sorted(vocabulary.properties))
+        if vocabulary.properties[prop].type.kind != "card":
+            card["properties"][prop] = a_value(c, vocabulary, vocabulary.properties[prop].type, ids)
+    markers = kinds_of(vocabulary, "marker")
+    if markers and c.coin(6):
+        card["markers"] = {c.pick(markers): c.number(0, 3) for _ in range(c.number(0, 2))}
+    chips = kinds_of(vocabulary, "chip")
+    if chips and c.coin(8):
+        card["chips"] = {c.pick(chips): c.number(0, 2)}
+    protections = kinds_of(vocabulary, "protection")
+    if protections and c.coin(8):
+        card["protections"] = sorted({c.pick(protections) for _ in range(c.number(1, 2))})
     if c.coin(6):
         card["non_game"] = {"artist": c.pick(("A. Artist", "Мастер")), "rarity": c.pick(("common", "rare")),
                             "collector_number": c.number(1, 300)}
@@ -255,29 +339,32 @@ def build_situation(c: Choices, space: GameSpace, max_cards: int = 4) -> dict[st
     if not card_ids:
         return data
     cells = _cells(space, players)
-    data["cards"] = [build_card(c, space, card_id, players, turn_number, cells) for card_id in card_ids]
-    whats = sorted(set(space.features) | set(space.actions) | set(space.properties)) or ["x"]
+    data["cards"] = [build_card(c, space, card_id, players, turn_number, cells, card_ids) for card_id in card_ids]
+    vocabulary = space.vocabulary
+    ids = {"card": card_ids, "player": players}
     effects = []
     for i in range(c.number(0, 3)):
-        kind = c.pick(EFFECT_KINDS)
+        kind, what, value = an_effect(c, vocabulary, ids)
         effect: dict[str, Any] = {"id": f"e{i}", "target": c.pick(card_ids), "kind": kind,
-                                  "what": c.pick(whats), "timestamp": c.number(0, 4)}
-        if kind == "modify":
-            effect["value"] = c.number(-3, 3)
-        elif kind == "set":
-            effect["value"] = c.pick((0, 1, 2, 5, "creature", "X"))
+                                  "what": what, "timestamp": c.number(0, 4)}
+        if value is not None:
+            effect["value"] = value
         if c.coin():
             effect["source"] = c.pick(card_ids)
+            if c.coin(3):
+                effect["feature"] = c.pick(sorted(vocabulary.features))
         if c.coin(4):
             effect["constant"] = False
         effects.append(effect)
     if effects:
         data["effects"] = effects
-    if space.actions:
+    if vocabulary.history:
         history = []
         for _ in range(c.number(0, 2)):
-            event = {"turn": c.number(1, turn_number), "action": c.pick(space.actions), "actor": c.pick(card_ids)}
-            if c.coin():
+            action = c.pick(sorted(vocabulary.history))
+            event = {"turn": c.number(1, turn_number), "action": action, "actor": c.pick(card_ids)}
+            target = vocabulary.history[action].target
+            if target == "required" or (target == "optional" and c.coin()):
                 event["target"] = c.pick(card_ids)
             history.append(event)
         if history:
@@ -318,14 +405,39 @@ def base_situation(space: GameSpace) -> dict[str, Any]:
     if space.catalogue:
         data["cards"][2].pop("name")
         data["cards"][2]["card"] = space.catalogue[0]
-    if space.features:
-        data["cards"][0]["features"] = [{space.features[0]: {"note": "plain"}}]
+    vocabulary = space.vocabulary
+    if vocabulary.features:
+        data["cards"][0]["features"] = [base_feature(space)]
         data["effects"] = [{"id": EFFECT, "target": ALPHA, "source": BETA, "kind": "grant",
-                            "what": space.features[0], "timestamp": 1}]
-    if space.actions:
-        data["history"] = [{"turn": 1, "action": space.actions[0], "actor": ALPHA, "target": BETA}]
+                            "what": next(iter(data["cards"][0]["features"][0])), "timestamp": 1}]
+    events = [name for name, event in vocabulary.history.items() if event.target != "none"]
+    if events:
+        data["history"] = [{"turn": 1, "action": events[0], "actor": ALPHA, "target": BETA}]
     data["cards"][0]["non_game"] = {"legend": "plain", "artist": "plain"}
     return data
+
+
+def text_parameter(space: GameSpace) -> tuple[str, str] | None:
+    """A feature with a free-text parameter, and that parameter, if the game has one."""
+    for name, feature in sorted(space.vocabulary.features.items()):
+        for key, param in sorted(feature.params.items()):
+            if param.type.kind == "text" and param.type.pattern is None:
+                return name, key
+    return None
+
+
+def base_feature(space: GameSpace) -> dict[str, Any]:
+    """The base situation's feature: one with a text parameter where the game has one
+    (set to "plain"), its required parameters given their simplest values."""
+    vocabulary = space.vocabulary
+    chosen = text_parameter(space)
+    name = chosen[0] if chosen else sorted(vocabulary.features)[0]
+    c = Choices(b"")
+    params = {key: a_value(c, vocabulary, param.type, {"card": [ALPHA], "player": [P1]})
+              for key, param in sorted(vocabulary.features[name].params.items()) if param.required}
+    if chosen:
+        params[chosen[1]] = "plain"
+    return {name: params}
 
 
 # --------------------------------------------------------------------------
