@@ -11,7 +11,8 @@ other actions (a modifier, with the reason stated below).
 
 The board puts five set cards against five feature-bearing set cards per situation. By default
 each card plays on the active side once and every feature-bearing card faces some card; with
-CCG_JUDGE_CATALOGUE_PAIRS=all every card meets every feature-bearing card (about 1,500 solves).
+CCG_JUDGE_CATALOGUE_PAIRS=all every card meets every feature-bearing card (1,600 solves; about
+13 CPU minutes at the time of writing).
 """
 
 from __future__ import annotations
