@@ -152,6 +152,26 @@ def _phrases(directory: Path) -> dict[str, str]:
     return phrases
 
 
+def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:
+    """The card catalogue: the game's cards file, then every set file under sets/ (each
+    card of a set file is stamped with the file's `set`). A name may appear only once."""
+    paths = [directory / main_file] if main_file else []
+    paths += sorted((directory / "sets").glob("*.yaml"))
+    cards: dict[str, dict[str, Any]] = {}
+    found_in: dict[str, str] = {}
+    for path in paths:
+        where = path.relative_to(directory).as_posix()
+        data = _read_yaml(path) or {}
+        for entry in data.get("cards") or []:
+            name = str(entry["name"])
+            if name in found_in:
+                raise JudgeError(f"card {name!r} is catalogued twice: in {found_in[name]} and in {where}",
+                                 source=where)
+            found_in[name] = where
+            cards[name] = {"set": data["set"], **entry} if "set" in data else entry
+    return cards
+
+
 @cache
 def load_game(name: str) -> Game:
     directory = game_dir(name)
@@ -160,8 +180,7 @@ def load_game(name: str) -> Game:
     game_clauses = _read_yaml(directory / meta.get("clauses", "clauses.yaml"))
     clauses.update(_clauses(game_clauses))
     examples = {str(e["id"]): e for e in game_clauses.get("examples", []) or []}
-    cards_data = _read_yaml(directory / meta.get("cards", "cards.yaml")) if meta.get("cards") else {}
-    cards = {str(c["name"]): c for c in (cards_data or {}).get("cards", [])}
+    cards = _cards(directory, meta.get("cards"))
     options = {
         key: Option(key, str(spec["default"]), {str(k): str(v) for k, v in spec["values"].items()})
         for key, spec in (meta.get("options") or {}).items()

@@ -97,7 +97,10 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
             add(_fact("printed_feature", c, Function(feature)))
             for key, value in sorted(params.items()):
                 add(_fact("feature_param", c, Function(feature), term(key), term(value)))
-        for kind in card.protections:
+        # A catalogue card's printed protections, then the situation's own (an unknown card
+        # of the viewpoint projection names no catalogue entry, so it shows none).
+        entry = game.cards.get(card.card, {}) if card.card else {}
+        for kind in dict.fromkeys([*(entry.get("protections") or []), *card.protections]):
             add(_fact("protection", c, Function(kind)))
         for kind, count in sorted(card.markers.items()):
             if count:
