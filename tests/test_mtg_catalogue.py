@@ -85,4 +85,6 @@ def test_trigger_filters_use_words_the_rules_read():
             wrong.append((card, name, "kind", params.get("kind")))
         if params.get("controller", "you") != "you":
             wrong.append((card, name, "controller", params.get("controller")))
+        if params.get("status", "face_down") not in _read("watch_param", 3):
+            wrong.append((card, name, "status", params.get("status")))
     assert wrong == []
