@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
 import click
+from tqdm import tqdm
 
 from pybridge import api
+from pybridge import batch as batch_run
 from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
 from pybridge.errors import JudgeError
@@ -202,6 +206,70 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], as_json: b
         click.echo(f"    {option_pairs[0]}: {c['summary'][0]}")
         click.echo(f"    {option_pairs[1]}: {c['summary'][1]}")
     click.echo(f"{len(changes)} verdict(s) change.")
+
+
+jobs_opt = click.option("--jobs", type=click.IntRange(min=1), default=None,
+                        help="Worker processes (Dask: LocalCluster workers) [default: all cores].")
+executor_opt = click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                            help="Where the workers run: processes on this machine, or Dask distributed "
+                                 "(needs pip install 'ccg-judge[dask]').")
+scheduler_opt = click.option("--scheduler", metavar="ADDRESS",
+                             help="With --executor dask: a running cluster's scheduler (default: a LocalCluster).")
+chunk_opt = click.option("--chunk", type=click.IntRange(min=1), default=batch_run.DEFAULT_CHUNK, show_default=True,
+                         help="Situations sent to a worker at a time.")
+recycle_opt = click.option("--recycle", type=click.IntRange(min=1), default=batch_run.DEFAULT_RECYCLE,
+                           show_default=True, help="Replace a worker after it has checked this many situations "
+                                                   "(keeps memory flat; local executor).")
+
+
+def _batch_settings(player, option_pairs, time_limit, trees) -> batch_run.Settings:
+    edition, options = _options(option_pairs)
+    return batch_run.Settings(player=player, edition=edition, options=options, time_limit=time_limit, trees=trees)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the rows here [default: standard output].")
+@click.option("--trees", is_flag=True, help="Add each verdict's justification to its row.")
+@jobs_opt
+@chunk_opt
+@recycle_opt
+@executor_opt
+@scheduler_opt
+@player_opt
+@option_opt
+@limit_opt
+def batch(paths: tuple[str, ...], fmt: str, output: Path | None, trees: bool, jobs: int | None, chunk: int,
+          recycle: int, executor: str, scheduler: str | None, player: str | None, option_pairs: tuple[str, ...],
+          time_limit: float | None) -> None:
+    """Check many situations: PATHS are situation files, folders of them (searched recursively)
+    and JSONL files of one situation per line; '-' reads JSONL from standard input.
+
+    Writes one row per verdict (situation, player, action, verdict, cites, certainty), or one row
+    with the error of a situation that could not be checked; a summary goes to standard error.
+    Exit status 1 if any situation had an error."""
+    settings = _batch_settings(player, option_pairs, time_limit, trees)
+    total = batch_run.count_tasks(paths)
+    tasks = batch_run.tasks_from_paths(paths)
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(output.open("w", encoding="utf-8", newline="")) if output else sys.stdout
+        pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
+        progress = stack.enter_context(tqdm(total=total, unit="situation", file=sys.stderr, disable=None,
+                                            dynamic_ncols=True))
+        summary = batch_run.Summary()
+        writer = batch_run.RowWriter(out, fmt, trees=trees)
+        try:
+            for outcome in batch_run.run(tasks, settings, pool, chunk=chunk, summary=summary):
+                writer.write(outcome)
+                progress.update(1)
+                progress.set_postfix(errors=summary.errors, refresh=False)
+        except BrokenPipeError:  # the reader stopped (``| head``): stop too, quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+    click.echo(summary.text(), err=True)
+    sys.exit(1 if summary.errors else 0)
 
 
 def main() -> None:
