@@ -14,6 +14,7 @@ from tqdm import tqdm
 
 from pybridge import api
 from pybridge import batch as batch_run
+from pybridge import matrix as card_matrix
 from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
 from pybridge.errors import JudgeError
@@ -251,24 +252,79 @@ def batch(paths: tuple[str, ...], fmt: str, output: Path | None, trees: bool, jo
     with the error of a situation that could not be checked; a summary goes to standard error.
     Exit status 1 if any situation had an error."""
     settings = _batch_settings(player, option_pairs, time_limit, trees)
-    total = batch_run.count_tasks(paths)
-    tasks = batch_run.tasks_from_paths(paths)
+    summary = batch_run.Summary()
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(output.open("w", encoding="utf-8", newline="")) if output else sys.stdout
-        pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
-        progress = stack.enter_context(tqdm(total=total, unit="situation", file=sys.stderr, disable=None,
-                                            dynamic_ncols=True))
-        summary = batch_run.Summary()
         writer = batch_run.RowWriter(out, fmt, trees=trees)
+        outcomes = _checked(stack, batch_run.tasks_from_paths(paths), batch_run.count_tasks(paths), settings,
+                            summary, jobs=jobs, chunk=chunk, recycle=recycle, executor=executor, scheduler=scheduler)
         try:
-            for outcome in batch_run.run(tasks, settings, pool, chunk=chunk, summary=summary):
+            for outcome in outcomes:
                 writer.write(outcome)
-                progress.update(1)
-                progress.set_postfix(errors=summary.errors, refresh=False)
         except BrokenPipeError:  # the reader stopped (``| head``): stop too, quietly
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(1)
     click.echo(summary.text(), err=True)
+    sys.exit(1 if summary.errors else 0)
+
+
+def _checked(stack: contextlib.ExitStack, tasks, total: int | None, settings: batch_run.Settings,
+             summary: batch_run.Summary, *, jobs, chunk, recycle, executor, scheduler):
+    """Outcomes of the tasks in order, on the chosen workers, with a progress bar on a terminal
+    (standard error; none when it is not a terminal). The stack closes the workers."""
+    pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
+    progress = stack.enter_context(tqdm(total=total, unit="situation", file=sys.stderr, disable=None,
+                                        dynamic_ncols=True))
+    for outcome in batch_run.run(tasks, settings, pool, chunk=chunk, summary=summary):
+        progress.update(1)
+        progress.set_postfix(errors=summary.errors, refresh=False)
+        yield outcome
+
+
+@cli.command()
+@click.option("--cards", "selection", multiple=True, required=True, metavar="SELECTION",
+              help="Which catalogue cards: 'all', or KEY=VALUE[,VALUE...] with KEY name, feature or a card "
+                   "property (type, element, ...); repeat to narrow (every filter must match).")
+@click.option("--template", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="A situation file with placeholders {A} and {B} where the two cards' names go.")
+@click.option("--action", "actions", multiple=True, metavar="KIND",
+              help="Show only these kinds of action (e.g. strike_attack); repeatable.")
+@click.option("-o", "--output", "outputs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the table here, in the format of the suffix (.md, .csv, .html); repeatable.")
+@click.option("--format", "fmt", type=click.Choice(["md", "csv", "html"]), default="md", show_default=True,
+              help="Format on standard output, when no --output is given.")
+@jobs_opt
+@chunk_opt
+@recycle_opt
+@executor_opt
+@scheduler_opt
+@player_opt
+@option_opt
+@limit_opt
+def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...], outputs: tuple[Path, ...],
+           fmt: str, jobs: int | None, chunk: int, recycle: int, executor: str, scheduler: str | None,
+           player: str | None, option_pairs: tuple[str, ...], time_limit: float | None) -> None:
+    """Card x card interaction table: the template's situation for every ordered pair of the
+    selected cards; a cell shows the verdicts on actions that name both cards. Exit status 1 if
+    any pair's situation had an error."""
+    formats = [(path, card_matrix.format_of(path)) for path in outputs]
+    loaded = card_matrix.load_template(template)
+    game = load_game(loaded.game)
+    cards = card_matrix.select_cards(game, selection)
+    settings = _batch_settings(player, option_pairs, time_limit, True)
+    planned = list(card_matrix.pairs(loaded, cards, player=player))
+    summary = batch_run.Summary()
+    with contextlib.ExitStack() as stack:
+        outcomes = _checked(stack, (task for _, task in planned), len(planned), settings, summary, jobs=jobs,
+                            chunk=chunk, recycle=recycle, executor=executor, scheduler=scheduler)
+        cells = [card_matrix.cell(pair, outcome, actions=actions) for (pair, _), outcome in zip(planned, outcomes)]
+    title = f"{game.title}: {template.name}, cards {' '.join(selection)}"
+    for path, kind in formats:
+        path.write_text(card_matrix.render(cells, kind, title=title), encoding="utf-8")
+        click.echo(f"wrote {path}", err=True)
+    if not formats:
+        click.echo(card_matrix.render(cells, fmt, title=title), nl=False)
+    click.echo(f"{len(cards)} cards, {len(cells)} pairs; " + summary.text(), err=True)
     sys.exit(1 if summary.errors else 0)
 
 
