@@ -37,7 +37,7 @@ from typing import Any, TextIO
 from pybridge import limits
 from pybridge.errors import JudgeError
 
-DEFAULT_CHUNK = 8          # situations per message to a worker
+DEFAULT_CHUNK = 8          # situations per message to a worker, at most (see chunk_size)
 DEFAULT_RECYCLE = 1000     # situations a worker checks before it is replaced
 SITUATION_SUFFIXES = (".yaml", ".yml", ".json")
 JSONL_SUFFIX = ".jsonl"
@@ -461,6 +461,14 @@ def executor(kind: str = "local", jobs: int | None = None, *, recycle: int = DEF
 
 # --------------------------------------------------------------------------
 # Running a batch
+
+
+def chunk_size(total: int | None, jobs: int, largest: int = DEFAULT_CHUNK) -> int:
+    """Situations per message: up to ``largest`` to save messages, but small enough that every
+    worker gets many chunks (so one slow chunk at the end does not leave the others idle)."""
+    if total is None:
+        return largest
+    return max(1, min(largest, total // (16 * jobs)))
 
 
 def _chunks(tasks: Iterable[Task], size: int) -> Iterator[list[Task]]:

@@ -216,8 +216,9 @@ executor_opt = click.option("--executor", type=click.Choice(["local", "dask"]), 
                                  "(needs pip install 'ccg-judge[dask]').")
 scheduler_opt = click.option("--scheduler", metavar="ADDRESS",
                              help="With --executor dask: a running cluster's scheduler (default: a LocalCluster).")
-chunk_opt = click.option("--chunk", type=click.IntRange(min=1), default=batch_run.DEFAULT_CHUNK, show_default=True,
-                         help="Situations sent to a worker at a time.")
+chunk_opt = click.option("--chunk", type=click.IntRange(min=1), default=None,
+                         help="Situations sent to a worker at a time [default: up to "
+                              f"{batch_run.DEFAULT_CHUNK}, fewer for a short batch].")
 recycle_opt = click.option("--recycle", type=click.IntRange(min=1), default=batch_run.DEFAULT_RECYCLE,
                            show_default=True, help="Replace a worker after it has checked this many situations "
                                                    "(keeps memory flat; local executor).")
@@ -273,6 +274,7 @@ def _checked(stack: contextlib.ExitStack, tasks, total: int | None, settings: ba
     """Outcomes of the tasks in order, on the chosen workers, with a progress bar on a terminal
     (standard error; none when it is not a terminal). The stack closes the workers."""
     pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
+    chunk = chunk or batch_run.chunk_size(total, pool.jobs)
     progress = stack.enter_context(tqdm(total=total, unit="situation", file=sys.stderr, disable=None,
                                         dynamic_ncols=True))
     for outcome in batch_run.run(tasks, settings, pool, chunk=chunk, summary=summary):

@@ -190,3 +190,9 @@ def test_matrix_never_shows_the_hidden_card_to_the_asker(tmp_path):
         if c["a"] != c["b"]:
             assert c["b"] not in text
         assert all("hidden@p2:3.1" in v["action"] for v in c["verdicts"])
+
+
+def test_the_shipped_template_is_one():
+    template = load_template(ROOT / "examples" / "berserk" / "matrix-face-to-face.yaml")
+    filled = fill(template.data, {"A": "Вайл", "B": "Ассасин"})
+    assert [c.card for c in situation_from_data(filled).cards] == ["Вайл", "Ассасин"]
