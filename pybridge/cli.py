@@ -308,7 +308,7 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
            player: str | None, option_pairs: tuple[str, ...], time_limit: float | None) -> None:
     """Card x card interaction table: the template's situation for every ordered pair of the
     selected cards; a cell shows the verdicts on actions that name both cards. Exit status 1 if
-    any pair's situation had an error."""
+    any pair's situation had an error, or an --action kind is in no verdict at all."""
     formats = [(path, card_matrix.format_of(path)) for path in outputs]
     loaded = card_matrix.load_template(template)
     game = load_game(loaded.game)
@@ -319,7 +319,11 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     with contextlib.ExitStack() as stack:
         outcomes = _checked(stack, (task for _, task in planned), len(planned), settings, summary, jobs=jobs,
                             chunk=chunk, recycle=recycle, executor=executor, scheduler=scheduler)
-        cells = [card_matrix.cell(pair, outcome, actions=actions) for (pair, _), outcome in zip(planned, outcomes)]
+        done = list(outcomes)
+    cells = [card_matrix.cell(pair, outcome, actions=actions) for (pair, _), outcome in zip(planned, done)]
+    unmatched = card_matrix.unmatched_actions(actions, done)
+    if unmatched:
+        click.echo(f"warning: {unmatched}", err=True)
     title = f"{game.title}: {template.name}, cards {' '.join(selection)}"
     for path, kind in formats:
         path.write_text(card_matrix.render(cells, kind, title=title), encoding="utf-8")
@@ -327,7 +331,7 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     if not formats:
         click.echo(card_matrix.render(cells, fmt, title=title), nl=False)
     click.echo(f"{len(cards)} cards, {len(cells)} pairs; " + summary.text(), err=True)
-    sys.exit(1 if summary.errors else 0)
+    sys.exit(1 if summary.errors or unmatched else 0)
 
 
 def main() -> None:

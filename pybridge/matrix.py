@@ -274,6 +274,17 @@ def cell(pair: Pair, outcome: Outcome, *, actions: Iterable[str] = ()) -> Cell:
     return result
 
 
+def unmatched_actions(actions: Iterable[str], outcomes: Iterable[Outcome]) -> str | None:
+    """A sentence naming the --action kinds no verdict of any pair has (a typo, most likely)."""
+    seen = {_kind(v["action"]) for o in outcomes for v in o.verdicts}
+    missing = [kind for kind in dict.fromkeys(actions) if kind not in seen]
+    if not missing:
+        return None
+    hints = "".join(f" ({kind!r}{_nearest(kind, seen)})" if _nearest(kind, seen) else "" for kind in missing)
+    return (f"no verdict of any pair is a {', '.join(repr(k) for k in missing)} action{hints}; "
+            f"the kinds in this matrix are {', '.join(sorted(seen)) or '(none)'}")
+
+
 # --------------------------------------------------------------------------
 # Writing the table
 

@@ -196,3 +196,15 @@ def test_the_shipped_template_is_one():
     template = load_template(ROOT / "examples" / "berserk" / "matrix-face-to-face.yaml")
     filled = fill(template.data, {"A": "Вайл", "B": "Ассасин"})
     assert [c.card for c in situation_from_data(filled).cards] == ["Вайл", "Ассасин"]
+
+
+def test_an_action_kind_no_verdict_has_is_reported(tmp_path):
+    template = write(tmp_path, TEMPLATE)
+    result = subprocess.run(
+        [sys.executable, "-m", "pybridge", "matrix", "--cards", "name=Вайл", "--template", template, "--jobs", "1",
+         "--action", "strike_atack", "--action", "strike_attack"], capture_output=True, text=True, timeout=600,
+        cwd=ROOT)
+    assert result.returncode == 1
+    assert "no verdict of any pair is a 'strike_atack' action" in result.stderr
+    assert "did you mean 'strike_attack'" in result.stderr
+    assert "strike_attack(A, B)" in result.stdout
