@@ -18,9 +18,11 @@ size with --cards), one seed per situation, written as one JSONL file. The confi
   and K situations ground and solved in one Control, against K separate Controls over the same
   pre-parsed rules; the answers are compared situation by situation.
 
-Each configuration runs --repeat times; the table shows medians: situations/s, the peak resident
-memory of a worker, and how much a worker's resident memory grew from the 10th percentile of the
-batch (the 1,000th of 10,000) to its end. No timing here is asserted anywhere.
+Each configuration runs --repeat times; the table shows medians: situations/s (wall clock, worker
+start included), CPU seconds per situation (all processes; steadier than the wall clock on a
+machine shared with other work), the peak resident memory of a worker, and how much a worker's
+resident memory grew from the 10th percentile of the batch (the 1,000th of 10,000) to its end.
+No timing here is asserted anywhere.
 """
 
 from __future__ import annotations
@@ -76,6 +78,13 @@ def _peak() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def _cpu(who: str = "self") -> float:
+    """CPU seconds (user + system) of this process, or of its ended children."""
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_SELF if who == "self" else resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def growth(timeline: list[tuple[int, int]], total: int) -> float | None:
     """Relative growth of resident memory from the 10th percentile of the batch to its end.
 
@@ -104,13 +113,14 @@ def run_batch(jsonl: Path, jobs: int, chunk: int, recycle: int) -> dict:
             self.samples.append((self.situations, sample.pid, sample.rss or 0))
 
     summary = Timeline()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     with batch.LocalPool(jobs, recycle=recycle) as pool, open(os.devnull, "w") as sink:
         writer = batch.RowWriter(sink, "jsonl")
         for outcome in batch.run(batch.tasks_from_paths([jsonl]), batch.Settings(), pool, chunk=chunk,
                                  summary=summary):
             writer.write(outcome)
     seconds = time.perf_counter() - started  # worker start and warm-up included
+    cpu = _cpu() - cpu + _cpu("children")  # the workers have ended and been waited for
     # Growth per worker life (a recycled worker starts afresh), the largest of any worker.
     by_pid: dict[int, list[tuple[int, int]]] = {}
     for done, pid, rss in summary.samples:
@@ -118,7 +128,7 @@ def run_batch(jsonl: Path, jobs: int, chunk: int, recycle: int) -> dict:
     growths = [g for t in by_pid.values() if (g := growth(t, summary.situations)) is not None]
     return {"situations": summary.situations, "errors": summary.errors, "seconds": seconds,
             "peak": max((w.peak for w in summary.workers.values()), default=0),
-            "growth": max(growths) if growths else None, "workers": len(summary.workers)}
+            "growth": max(growths) if growths else None, "workers": len(summary.workers), "cpu": cpu}
 
 
 def run_naive(jsonl: Path) -> dict:
@@ -128,7 +138,7 @@ def run_naive(jsonl: Path) -> dict:
 
     lines = jsonl.read_text(encoding="utf-8").splitlines()
     timeline, errors = [], 0
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     for i, line in enumerate(lines, start=1):
         try:
             api.check(situation_from_data(json.loads(line), source=f"{jsonl}:{i}"))
@@ -137,7 +147,7 @@ def run_naive(jsonl: Path) -> dict:
         timeline.append((i, _rss_now()))
     seconds = time.perf_counter() - started
     return {"situations": len(lines), "errors": errors, "seconds": seconds, "peak": _peak(),
-            "growth": growth(timeline, len(lines)), "workers": 1}
+            "growth": growth(timeline, len(lines)), "workers": 1, "cpu": _cpu() - cpu}
 
 
 def dump_facts(jsonl: Path, out: Path) -> None:
@@ -156,7 +166,7 @@ def run_clingo(facts_file: Path) -> dict:
     main_lp = str(ROOT / "asp" / "berserk" / "main.lp")
     programs = [json.loads(line) for line in facts_file.read_text(encoding="utf-8").splitlines()]
     timeline = []
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     for i, facts in enumerate(programs, start=1):
         ctl = clingo.Control(["--models=2"], logger=lambda code, message: None)
         ctl.load(main_lp)
@@ -168,7 +178,7 @@ def run_clingo(facts_file: Path) -> dict:
         timeline.append((i, _rss_now()))
     seconds = time.perf_counter() - started
     return {"situations": len(programs), "errors": 0, "seconds": seconds, "peak": _peak(),
-            "growth": growth(timeline, len(programs)), "workers": 1}
+            "growth": growth(timeline, len(programs)), "workers": 1, "cpu": _cpu() - cpu}
 
 
 # --------------------------------------------------------------------------
@@ -294,13 +304,15 @@ def _median(results: list[dict], key: str):
 
 
 def table(rows: list[tuple[str, list[dict]]]) -> str:
-    lines = ["| configuration | situations | situations/s | peak RSS per worker | RSS growth (10%→end) |",
-             "|---|---:|---:|---:|---:|"]
+    lines = ["| configuration | situations | situations/s | CPU per situation | peak RSS per worker "
+             "| RSS growth (10%→end) |",
+             "|---|---:|---:|---:|---:|---:|"]
     for name, results in rows:
         rate = statistics.median(r["situations"] / r["seconds"] for r in results)
         peak = _median(results, "peak")
         grow = _median(results, "growth")
-        lines.append(f"| {name} | {results[0]['situations']} | {rate:.2f} | "
+        cpu = statistics.median(r["cpu"] / r["situations"] for r in results)
+        lines.append(f"| {name} | {results[0]['situations']} | {rate:.2f} | {cpu * 1000:.0f} ms | "
                      f"{peak / MB:.0f} MB | {'n/a' if grow is None else f'{grow:+.1%}'} |")
     return "\n".join(lines)
 
@@ -339,8 +351,9 @@ def main() -> None:
         return
 
     sizes, repeat = ([20], 1) if args.quick else (args.sizes, args.repeat)
-    print(f"machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
-          f"situations of {args.cards or '10-60'} cards, 0-8 hidden; {repeat} run(s) each, medians")
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
+          f"Python {sys.version.split()[0]}; situations of {args.cards or '10-60'} cards, 0-8 hidden; "
+          f"{repeat} run(s) each, medians")
     with tempfile.TemporaryDirectory(prefix="ccg-judge-bench-") as work:
         for size in sizes:
             jsonl = Path(work) / f"situations-{size}.jsonl"

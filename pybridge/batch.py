@@ -21,7 +21,6 @@ import json
 import logging
 import os
 import queue
-import resource
 import signal
 import sys
 import threading
@@ -204,12 +203,16 @@ def warm_up() -> None:
 
 
 def _memory() -> tuple[int | None, int]:
-    """Resident set size now (None where /proc is missing) and at its peak, in bytes."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    """Resident set size now (None without /proc) and at its peak (0 if unknown), in bytes."""
+    try:
+        import resource
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    except ImportError:  # not on Unix
+        peak = 0
     try:
         with open("/proc/self/statm") as handle:
             rss = int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
+    except (OSError, ValueError, IndexError, AttributeError):
         return None, peak
     return rss, max(rss, peak)
 
