@@ -215,9 +215,9 @@ def packed_rules():
             statements.append(rule.update(body=[*rule.body, member(rule.location)]))
         elif kind in (ast.ASTType.ShowSignature, ast.ASTType.Defined):
             statements.append(statement.update(arity=statement.arity + 1))
-        elif kind in (ast.ASTType.Comment, ast.ASTType.Program):
-            statements.append(statement) if kind == ast.ASTType.Program else None
-        else:
+        elif kind == ast.ASTType.Program:
+            statements.append(statement)
+        elif kind != ast.ASTType.Comment:
             raise SystemExit(f"packing does not handle {kind} yet: {statement}")
 
     ast.parse_files([str(ROOT / "asp" / "berserk" / "main.lp")], take)
