@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import functools
+import contextlib
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
 import click
+from tqdm import tqdm
 
 from pybridge import api
+from pybridge import batch as batch_run
+from pybridge import matrix as card_matrix
 from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
 from pybridge.errors import JudgeError
@@ -252,6 +257,131 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], as_json: b
         click.echo(f"    {option_pairs[0]}: {c['summary'][0]}")
         click.echo(f"    {option_pairs[1]}: {c['summary'][1]}")
     click.echo(f"{len(changes)} verdict(s) change.")
+
+
+jobs_opt = click.option("--jobs", type=click.IntRange(min=1), default=None,
+                        help="Worker processes (Dask: LocalCluster workers) [default: all cores].")
+executor_opt = click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+                            help="Where the workers run: processes on this machine, or Dask distributed "
+                                 "(needs pip install 'ccg-judge[dask]').")
+scheduler_opt = click.option("--scheduler", metavar="ADDRESS",
+                             help="With --executor dask: a running cluster's scheduler (default: a LocalCluster).")
+chunk_opt = click.option("--chunk", type=click.IntRange(min=1), default=None,
+                         help="Situations sent to a worker at a time [default: up to "
+                              f"{batch_run.DEFAULT_CHUNK}, fewer for a short batch].")
+recycle_opt = click.option("--recycle", type=click.IntRange(min=1), default=batch_run.DEFAULT_RECYCLE,
+                           show_default=True, help="Replace a worker after it has checked this many situations "
+                                                   "(keeps memory flat; local executor).")
+
+
+def _batch_settings(player, option_pairs, time_limit, trees) -> batch_run.Settings:
+    edition, options = _options(option_pairs)
+    return batch_run.Settings(player=player, edition=edition, options=options, time_limit=time_limit, trees=trees)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the rows here [default: standard output].")
+@click.option("--trees", is_flag=True, help="Add each verdict's justification to its row.")
+@jobs_opt
+@chunk_opt
+@recycle_opt
+@executor_opt
+@scheduler_opt
+@player_opt
+@option_opt
+@limit_opt
+def batch(paths: tuple[str, ...], fmt: str, output: Path | None, trees: bool, jobs: int | None, chunk: int,
+          recycle: int, executor: str, scheduler: str | None, player: str | None, option_pairs: tuple[str, ...],
+          time_limit: float | None) -> None:
+    """Check many situations: PATHS are situation files, folders of them (searched recursively)
+    and JSONL files of one situation per line; '-' reads JSONL from standard input.
+
+    Writes one row per verdict (situation, player, action, verdict, cites, certainty), or one row
+    with the error of a situation that could not be checked; a summary goes to standard error.
+    Exit status 1 if any situation had an error."""
+    settings = _batch_settings(player, option_pairs, time_limit, trees)
+    summary = batch_run.Summary()
+    with contextlib.ExitStack() as stack:
+        out = stack.enter_context(output.open("w", encoding="utf-8", newline="")) if output else sys.stdout
+        writer = batch_run.RowWriter(out, fmt, trees=trees)
+        outcomes = _checked(stack, batch_run.tasks_from_paths(paths), batch_run.count_tasks(paths), settings,
+                            summary, jobs=jobs, chunk=chunk, recycle=recycle, executor=executor, scheduler=scheduler)
+        try:
+            for outcome in outcomes:
+                writer.write(outcome)
+        except BrokenPipeError:  # the reader stopped (``| head``): stop too, quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+    click.echo(summary.text(), err=True)
+    sys.exit(1 if summary.errors else 0)
+
+
+def _checked(stack: contextlib.ExitStack, tasks, total: int | None, settings: batch_run.Settings,
+             summary: batch_run.Summary, *, jobs, chunk, recycle, executor, scheduler):
+    """Outcomes of the tasks in order, on the chosen workers, with a progress bar on a terminal
+    (standard error; none when it is not a terminal). The stack closes the workers."""
+    pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
+    chunk = chunk or batch_run.chunk_size(total, pool.jobs)
+    progress = stack.enter_context(tqdm(total=total, unit="situation", file=sys.stderr, disable=None,
+                                        dynamic_ncols=True))
+    for outcome in batch_run.run(tasks, settings, pool, chunk=chunk, summary=summary):
+        progress.update(1)
+        progress.set_postfix(errors=summary.errors, refresh=False)
+        yield outcome
+
+
+@cli.command()
+@click.option("--cards", "selection", multiple=True, required=True, metavar="SELECTION",
+              help="Which catalogue cards: 'all', or KEY=VALUE[,VALUE...] with KEY name, feature or a card "
+                   "property (type, element, ...); repeat to narrow (every filter must match).")
+@click.option("--template", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="A situation file with placeholders {A} and {B} where the two cards' names go.")
+@click.option("--action", "actions", multiple=True, metavar="KIND",
+              help="Show only these kinds of action (e.g. strike_attack); repeatable.")
+@click.option("-o", "--output", "outputs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the table here, in the format of the suffix (.md, .csv, .html); repeatable.")
+@click.option("--format", "fmt", type=click.Choice(["md", "csv", "html"]), default="md", show_default=True,
+              help="Format on standard output, when no --output is given.")
+@jobs_opt
+@chunk_opt
+@recycle_opt
+@executor_opt
+@scheduler_opt
+@player_opt
+@option_opt
+@limit_opt
+def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...], outputs: tuple[Path, ...],
+           fmt: str, jobs: int | None, chunk: int, recycle: int, executor: str, scheduler: str | None,
+           player: str | None, option_pairs: tuple[str, ...], time_limit: float | None) -> None:
+    """Card x card interaction table: the template's situation for every ordered pair of the
+    selected cards; a cell shows the verdicts on actions that name both cards. Exit status 1 if
+    any pair's situation had an error, or an --action kind is in no verdict at all."""
+    formats = [(path, card_matrix.format_of(path)) for path in outputs]
+    loaded = card_matrix.load_template(template)
+    game = load_game(loaded.game)
+    cards = card_matrix.select_cards(game, selection)
+    settings = _batch_settings(player, option_pairs, time_limit, True)
+    planned = list(card_matrix.pairs(loaded, cards, player=player))
+    summary = batch_run.Summary()
+    with contextlib.ExitStack() as stack:
+        outcomes = _checked(stack, (task for _, task in planned), len(planned), settings, summary, jobs=jobs,
+                            chunk=chunk, recycle=recycle, executor=executor, scheduler=scheduler)
+        done = list(outcomes)
+    cells = [card_matrix.cell(pair, outcome, actions=actions) for (pair, _), outcome in zip(planned, done)]
+    unmatched = card_matrix.unmatched_actions(actions, done)
+    if unmatched:
+        click.echo(f"warning: {unmatched}", err=True)
+    title = f"{game.title}: {template.name}, cards {' '.join(selection)}"
+    for path, kind in formats:
+        path.write_text(card_matrix.render(cells, kind, title=title), encoding="utf-8")
+        click.echo(f"wrote {path}", err=True)
+    if not formats:
+        click.echo(card_matrix.render(cells, fmt, title=title), nl=False)
+    click.echo(f"{len(cards)} cards, {len(cells)} pairs; " + summary.text(), err=True)
+    sys.exit(1 if summary.errors or unmatched else 0)
 
 
 def main() -> None:

@@ -27,6 +27,28 @@ def to_json(result: Any, *, indent: int | None = 2) -> str:
     return _adapter(type(result)).dump_json(result, indent=indent).decode("utf-8")
 
 
+def verdict_graph(report: Report, verdict: Verdict) -> dict:
+    """One verdict with the part of the report's graph it reaches (nodes and rules), as JSON data."""
+    seen: set[str] = set()
+    stack = [n for n in [verdict.node] + [r.node for r in verdict.reasons] + [r.by_node for r in verdict.reasons]
+             + [t.node for t in verdict.treatment] + [c.node for c in verdict.consequences]
+             + [o.node for o in verdict.obligations] if n]
+    rules: set[int] = set()
+    while stack:
+        ident = stack.pop()
+        if ident in seen or ident not in report.nodes:
+            continue
+        seen.add(ident)
+        node = report.nodes[ident]
+        for d in node.derivations + node.overridden_by:
+            rules.add(d.rule)
+            stack.extend(d.premises + d.absent)
+    return {"verdict": to_data(verdict),
+            "nodes": {i: to_data(report.nodes[i]) for i in sorted(seen, key=lambda x: int(x[1:]))},
+            "rules": {str(r): to_data(report.rules[str(r)]) for r in sorted(rules) if str(r) in report.rules},
+            "clauses": {c: to_data(report.clauses[c]) for c in verdict.cites if c in report.clauses}}
+
+
 def _safe(value: str) -> str:
     """Control characters shown as escapes, never printed raw."""
     if value.isprintable():

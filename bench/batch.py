@@ -1,0 +1,385 @@
+"""Batch benchmark: `ccg-judge batch` workers vs a naive loop vs plain clingo, side by side.
+
+    python bench/batch.py --quick                 # a small run: 20 mixed situations, once
+    python bench/batch.py                         # 1,000 and 10,000 mixed situations, 3 runs each
+    python bench/batch.py --sizes 200 --cards 30  # 200 situations of exactly 30 cards
+
+Situations come from bench/boards.py: a mix of 10-60 cards with 0-8 of them hidden (or a fixed
+size with --cards), one seed per situation, written as one JSONL file. The configurations:
+
+- batch: the machinery of `ccg-judge batch --jobs N` (pybridge.batch: LocalPool, run, RowWriter to
+  /dev/null), driven through the API so each worker's memory samples can be read; the same code
+  path as the command.
+- naive loop: `api.check` on each situation in turn, in one fresh process.
+- plain clingo: `ccg-judge facts` for each situation (done before the clock starts), then, in one
+  fresh process, for each: clingo.Control, load asp/berserk/main.lp, add the facts, ground, solve,
+  as `python -m clingo asp/berserk/main.lp facts.lp` would, without a process start per situation.
+- packed clingo (with --packing): the rules rewritten so that every atom carries a situation index,
+  and K situations ground and solved in one Control, against K separate Controls over the same
+  pre-parsed rules; the answers are compared situation by situation.
+
+Each configuration runs --repeat times; the table shows medians: situations/s (wall clock, worker
+start included), CPU seconds per situation (all processes; steadier than the wall clock on a
+machine shared with other work), the peak resident memory of a worker, and how much a worker's
+resident memory grew from the 10th percentile of the batch (the 1,000th of 10,000) to its end.
+No timing here is asserted anywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+
+from boards import board  # noqa: E402
+
+from pybridge.batch import chunk_size  # noqa: E402
+
+MB = 1024 * 1024
+
+
+# --------------------------------------------------------------------------
+# Inputs
+
+
+def situations(count: int, cards: int | None, seed: int) -> list[dict]:
+    rng = random.Random(f"batch-bench:{seed}")
+    made = []
+    for i in range(count):
+        size = cards or rng.randint(10, 60)
+        made.append(board(size, rng.randint(0, 8), seed=seed * 1_000_003 + i))
+    return made
+
+
+def write_jsonl(data: list[dict], path: Path) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for d in data:
+            out.write(json.dumps(d, ensure_ascii=False) + "\n")
+
+
+def _rss_now() -> int:
+    with open("/proc/self/statm") as handle:
+        return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _peak() -> int:
+    import resource
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _cpu(who: str = "self") -> float:
+    """CPU seconds (user + system) of this process, or of its ended children."""
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_SELF if who == "self" else resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def growth(timeline: list[tuple[int, int]], total: int) -> float | None:
+    """Relative growth of resident memory from the 10th percentile of the batch to its end.
+
+    ``timeline`` holds (situations done, resident bytes) of one process."""
+    mark = max(1, total // 10)
+    after = [rss for done, rss in timeline if done >= mark]
+    if len(after) < 2:
+        return None
+    return (after[-1] - after[0]) / after[0]
+
+
+# --------------------------------------------------------------------------
+# The configurations (each in a fresh process: see main)
+
+
+def run_batch(jsonl: Path, jobs: int, chunk: int, recycle: int) -> dict:
+    from pybridge import batch
+
+    class Timeline(batch.Summary):
+        def __init__(self) -> None:
+            super().__init__()
+            self.samples: list[tuple[int, int, int]] = []  # (situations done in all, pid, rss)
+
+        def record(self, sample: batch.WorkerSample) -> None:
+            super().record(sample)
+            self.samples.append((self.situations, sample.pid, sample.rss or 0))
+
+    summary = Timeline()
+    started, cpu = time.perf_counter(), _cpu()
+    with batch.LocalPool(jobs, recycle=recycle) as pool, open(os.devnull, "w") as sink:
+        writer = batch.RowWriter(sink, "jsonl")
+        for outcome in batch.run(batch.tasks_from_paths([jsonl]), batch.Settings(), pool, chunk=chunk,
+                                 summary=summary):
+            writer.write(outcome)
+    seconds = time.perf_counter() - started  # worker start and warm-up included
+    cpu = _cpu() - cpu + _cpu("children")  # the workers have ended and been waited for
+    # Growth per worker life (a recycled worker starts afresh), the largest of any worker.
+    by_pid: dict[int, list[tuple[int, int]]] = {}
+    for done, pid, rss in summary.samples:
+        by_pid.setdefault(pid, []).append((done, rss))
+    growths = [g for t in by_pid.values() if (g := growth(t, summary.situations)) is not None]
+    return {"situations": summary.situations, "errors": summary.errors, "seconds": seconds,
+            "peak": max((w.peak for w in summary.workers.values()), default=0),
+            "growth": max(growths) if growths else None, "workers": len(summary.workers), "cpu": cpu}
+
+
+def run_naive(jsonl: Path) -> dict:
+    from pybridge import api
+    from pybridge.errors import JudgeError
+    from pybridge.situation import situation_from_data
+
+    lines = jsonl.read_text(encoding="utf-8").splitlines()
+    timeline, errors = [], 0
+    started, cpu = time.perf_counter(), _cpu()
+    for i, line in enumerate(lines, start=1):
+        try:
+            api.check(situation_from_data(json.loads(line), source=f"{jsonl}:{i}"))
+        except JudgeError:
+            errors += 1
+        timeline.append((i, _rss_now()))
+    seconds = time.perf_counter() - started
+    return {"situations": len(lines), "errors": errors, "seconds": seconds, "peak": _peak(),
+            "growth": growth(timeline, len(lines)), "workers": 1, "cpu": _cpu() - cpu}
+
+
+def dump_facts(jsonl: Path, out: Path) -> None:
+    """`ccg-judge facts` of every situation, one JSON string per line (before any clock starts)."""
+    from pybridge import api
+    from pybridge.situation import situation_from_data
+
+    with out.open("w", encoding="utf-8") as handle:
+        for line in jsonl.read_text(encoding="utf-8").splitlines():
+            handle.write(json.dumps(api.facts_text(situation_from_data(json.loads(line)))) + "\n")
+
+
+def run_clingo(facts_file: Path) -> dict:
+    import clingo
+
+    main_lp = str(ROOT / "asp" / "berserk" / "main.lp")
+    programs = [json.loads(line) for line in facts_file.read_text(encoding="utf-8").splitlines()]
+    timeline = []
+    started, cpu = time.perf_counter(), _cpu()
+    for i, facts in enumerate(programs, start=1):
+        ctl = clingo.Control(["--models=2"], logger=lambda code, message: None)
+        ctl.load(main_lp)
+        ctl.add("base", [], facts)
+        ctl.ground([("base", [])])
+        with ctl.solve(yield_=True) as handle:
+            for model in handle:
+                model.symbols(shown=True)
+        timeline.append((i, _rss_now()))
+    seconds = time.perf_counter() - started
+    return {"situations": len(programs), "errors": 0, "seconds": seconds, "peak": _peak(),
+            "growth": growth(timeline, len(programs)), "workers": 1, "cpu": _cpu() - cpu}
+
+
+# --------------------------------------------------------------------------
+# Packing several situations into one program
+
+
+INDEX = "Situation_"
+MEMBER = "_situation"
+
+
+def packed_rules():
+    """The Berserk rules with a situation index as every atom's first argument, and each rule
+    bound to a known situation: many situations ground side by side in one program."""
+    from clingo import ast
+
+    class Indexed(ast.Transformer):
+        def visit_SymbolicAtom(self, node):
+            term = node.symbol
+            if term.ast_type == ast.ASTType.Function:
+                index = ast.Variable(term.location, INDEX)
+                term = ast.Function(term.location, term.name, [index, *term.arguments], term.external)
+            return node.update(symbol=term)
+
+    def member(location):
+        atom = ast.Function(location, MEMBER, [ast.Variable(location, INDEX)], 0)
+        return ast.Literal(location, ast.Sign.NoSign, ast.SymbolicAtom(atom))
+
+    statements = []
+
+    def take(statement):
+        kind = statement.ast_type
+        if kind == ast.ASTType.Rule:
+            rule = Indexed()(statement)
+            statements.append(rule.update(body=[*rule.body, member(rule.location)]))
+        elif kind in (ast.ASTType.ShowSignature, ast.ASTType.Defined):
+            statements.append(statement.update(arity=statement.arity + 1))
+        elif kind == ast.ASTType.Program:
+            statements.append(statement)
+        elif kind != ast.ASTType.Comment:
+            raise SystemExit(f"packing does not handle {kind} yet: {statement}")
+
+    ast.parse_files([str(ROOT / "asp" / "berserk" / "main.lp")], take)
+    return statements
+
+
+def plain_rules():
+    from clingo import ast
+
+    statements = []
+    ast.parse_files([str(ROOT / "asp" / "berserk" / "main.lp")],
+                    lambda s: statements.append(s) if s.ast_type != ast.ASTType.Comment else None)
+    return statements
+
+
+def _solve(statements, facts) -> set:
+    import clingo
+    from clingo import ast
+
+    ctl = clingo.Control(["--models=2"], logger=lambda code, message: None)
+    with ast.ProgramBuilder(ctl) as builder:
+        for statement in statements:
+            builder.add(statement)
+    with ctl.backend() as backend:
+        for symbol in facts:
+            backend.add_rule([backend.add_atom(symbol)])
+    ctl.ground([("base", [])])
+    shown: set = set()
+    with ctl.solve(yield_=True) as handle:
+        for model in handle:
+            shown = set(model.symbols(shown=True))
+    return shown
+
+
+def run_packing(jsonl: Path, group: int) -> dict:
+    """K separate Controls vs one Control for K situations, over the same pre-parsed rules."""
+    import clingo
+
+    from pybridge import api
+    from pybridge.situation import situation_from_data
+
+    facts = [api.facts_for(situation_from_data(json.loads(line)))
+             for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    plain, packed = plain_rules(), packed_rules()
+
+    started = time.perf_counter()
+    alone = [_solve(plain, f) for f in facts]
+    separate = time.perf_counter() - started
+
+    started = time.perf_counter()
+    together: list[set] = []
+    for first in range(0, len(facts), group):
+        part = facts[first:first + group]
+        indexed = []
+        for k, fs in enumerate(part):
+            indexed.append(clingo.Function(MEMBER, [clingo.Number(k)]))
+            indexed.extend(clingo.Function(f.name, [clingo.Number(k), *f.arguments], f.positive) for f in fs)
+        shown = _solve(packed, indexed)
+        split: list[set] = [set() for _ in part]
+        for atom in shown:
+            split[atom.arguments[0].number].add(clingo.Function(atom.name, atom.arguments[1:], atom.positive))
+        together.extend(split)
+    one_program = time.perf_counter() - started
+    return {"situations": len(facts), "separate": separate, "packed": one_program, "group": group,
+            "same": together == alone}
+
+
+# --------------------------------------------------------------------------
+# Driver
+
+
+def in_fresh_process(kind: str, *args) -> dict:
+    """Run one configuration in a new interpreter, so memory and caches start from nothing."""
+    command = [sys.executable, __file__, "--run", kind, *map(str, args)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{kind} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _median(results: list[dict], key: str):
+    values = [r[key] for r in results if r.get(key) is not None]
+    return statistics.median(values) if values else None
+
+
+def table(rows: list[tuple[str, list[dict]]]) -> str:
+    lines = ["| configuration | situations | situations/s | CPU per situation | peak RSS per worker "
+             "| RSS growth (10%→end) |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for name, results in rows:
+        rate = statistics.median(r["situations"] / r["seconds"] for r in results)
+        peak = _median(results, "peak")
+        grow = _median(results, "growth")
+        cpu = statistics.median(r["cpu"] / r["situations"] for r in results)
+        lines.append(f"| {name} | {results[0]['situations']} | {rate:.2f} | {cpu * 1000:.0f} ms | "
+                     f"{peak / MB:.0f} MB | {'n/a' if grow is None else f'{grow:+.1%}'} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="20 situations, one run of each configuration")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--cards", type=int, default=None, help="every situation this many cards (default: 10-60)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--chunk", type=int, default=None, help="default: as ccg-judge batch chooses")
+    parser.add_argument("--recycle", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip", nargs="*", default=[], choices=["batch", "naive", "clingo"],
+                        help="configurations to leave out (the naive loop is slow at large sizes)")
+    parser.add_argument("--packing", type=int, nargs="*", default=None, metavar="K",
+                        help="also measure K situations packed in one program (e.g. --packing 8 32)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--run", nargs="+", help=argparse.SUPPRESS)  # internal: one configuration
+    args = parser.parse_args()
+
+    if args.run:
+        kind, *rest = args.run
+        if kind == "batch":
+            result = run_batch(Path(rest[0]), int(rest[1]), int(rest[2]), int(rest[3]))
+        elif kind == "naive":
+            result = run_naive(Path(rest[0]))
+        elif kind == "clingo":
+            result = run_clingo(Path(rest[0]))
+        elif kind == "facts":
+            dump_facts(Path(rest[0]), Path(rest[1]))
+            result = {}
+        else:
+            result = run_packing(Path(rest[0]), int(rest[1]))
+        print(json.dumps(result))
+        return
+
+    sizes, repeat = ([20], 1) if args.quick else (args.sizes, args.repeat)
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
+          f"Python {sys.version.split()[0]}; situations of {args.cards or '10-60'} cards, 0-8 hidden; "
+          f"{repeat} run(s) each, medians")
+    with tempfile.TemporaryDirectory(prefix="ccg-judge-bench-") as work:
+        for size in sizes:
+            jsonl = Path(work) / f"situations-{size}.jsonl"
+            write_jsonl(situations(size, args.cards, args.seed), jsonl)
+            rows = []
+            chunk = args.chunk or chunk_size(size, args.jobs)
+            if "batch" not in args.skip:
+                rows.append((f"ccg-judge batch --jobs {args.jobs}",
+                             [in_fresh_process("batch", jsonl, args.jobs, chunk, args.recycle)
+                              for _ in range(repeat)]))
+            if "naive" not in args.skip:
+                rows.append(("naive loop of api.check (1 process)",
+                             [in_fresh_process("naive", jsonl) for _ in range(repeat)]))
+            if "clingo" not in args.skip:
+                facts = Path(work) / f"facts-{size}.jsonl"
+                in_fresh_process("facts", jsonl, facts)
+                rows.append(("plain clingo on the dumped facts (1 process)",
+                             [in_fresh_process("clingo", facts) for _ in range(repeat)]))
+            print(f"\n{size} situations\n" + table(rows))
+            for group in args.packing or []:
+                result = in_fresh_process("packing", jsonl, group)
+                gain = result["separate"] / result["packed"]
+                print(f"packing {group} situations per program: {result['situations'] / result['separate']:.1f} "
+                      f"situations/s separately, {result['situations'] / result['packed']:.1f} packed "
+                      f"(x{gain:.2f}); same answers: {result['same']}")
+
+
+if __name__ == "__main__":
+    main()
