@@ -136,16 +136,20 @@ class Judge:
             self._latest += 1
             return self._latest
 
-    def situation(self, text: str) -> Situation:
-        size = len(text.encode("utf-8"))
+    @staticmethod
+    def check_size(text: str) -> None:
         limit = limits.current().file_bytes
-        if size > limit:
+        if len(text.encode("utf-8")) > limit:
             raise JudgeError(limits.over("the situation is too large", limit, "file_bytes", " bytes"), source=EDITOR)
+
+    def situation(self, text: str) -> Situation:
+        self.check_size(text)
         return situation_from_data(parse_text(text, source=EDITOR, fmt="yaml"), source=EDITOR)
 
     def judged(self, ask: Ask, ticket: int | None = None) -> Judged:
         """The judgement of ``ask``; :class:`Stale` when a newer request came in while this one
         waited for its turn (``ticket`` from :meth:`ticket`)."""
+        self.check_size(ask.text)  # before the cache: the limits may have changed since
         key = ask.key()
         with self._lock:
             if ticket is not None and ticket < self._latest:
@@ -381,6 +385,7 @@ def run(path: Path | None, *, host: str = "127.0.0.1", port: int = 8000, time_li
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))
+        sock.listen(128)  # listening before the address is printed: early requests wait, not fail
     except OSError as exc:
         sock.close()
         raise JudgeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None

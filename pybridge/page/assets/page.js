@@ -245,7 +245,7 @@
   }
 
   function treeNode(data, node, depth) {
-    var item = el("li", "node " + node.kind);
+    var item = el("li", "node kind-" + node.kind);
     if (node.children && node.children.length) {
       var details = el("details");
       details.open = depth < 2;
