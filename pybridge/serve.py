@@ -105,7 +105,6 @@ class Judged:
     situation: Situation  # as asked: the overrides applied, not projected
     report: Report
     game: Game
-    seconds: float
 
 
 class Stale(Exception):
@@ -157,7 +156,6 @@ class Judge:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-            started = time.perf_counter()
             situation = self.situation(ask.text)
             try:
                 asked = api.with_overrides(situation, edition=ask.edition, options=ask.options or None,
@@ -165,7 +163,7 @@ class Judge:
             except JudgeError as exc:
                 raise ControlError(exc) from None
             report = api.check(asked, time_limit=self.time_limit)
-            result = Judged(asked, report, load_game(asked.game), time.perf_counter() - started)
+            result = Judged(asked, report, load_game(asked.game))
             self._cache[key] = result
             while len(self._cache) > self.keep:
                 self._cache.popitem(last=False)
@@ -173,6 +171,7 @@ class Judge:
 
     def judge(self, ask: Ask, ticket: int | None = None) -> dict[str, Any]:
         """The page data for ``ask`` (trees left out), or the error to show at its field."""
+        started = time.perf_counter()
         try:
             judged = self.judged(ask, ticket)
         except Stale:
@@ -182,7 +181,9 @@ class Judge:
         except JudgeError as exc:
             return _error(exc, ask.text, where="text")
         page = page_data(project(judged.situation), judged.report, judged.game, trees=False)
-        return {"ok": True, "page": page, "controls": _controls(judged), "seconds": round(judged.seconds, 4)}
+        # the time this request took here (a judgement from the cache takes next to none)
+        return {"ok": True, "page": page, "controls": _controls(judged),
+                "seconds": round(time.perf_counter() - started, 4)}
 
     def tree(self, ask: Ask, index: int) -> dict[str, Any]:
         try:

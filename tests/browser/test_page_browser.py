@@ -91,6 +91,10 @@ def test_mtg_page_shows_face_down_permanents(page, tmp_path, screenshot):
     _verdict(page, "turn_face_up(bears, mana_cost)").locator(".verdict-head").click()
     assert "hl-actor" not in unknown.get_attribute("class").split()
     assert "hl-actor" in known.get_attribute("class").split()
+    _verdict(page, "equip(coat, bears)").locator(".verdict-head").click()
+    assert "hl-actor" in page.locator('.card[data-card-id="coat"]').get_attribute("class").split()
+    assert "hl-target" in known.get_attribute("class").split()
+    page.mouse.wheel(0, -10_000)
     screenshot(page, "page-mtg", full_page=False)
 
 

@@ -60,6 +60,15 @@ def test_playground_draws_the_board_and_fetches_a_tree(page, starter, screenshot
     item.locator(".tree .node").first.wait_for()
     assert "possible under" in item.locator(".tree").text_content()
     assert "hl-actor" in page.locator('.card[data-card-id="elf"]').get_attribute("class").split()
+    aloft = page.locator('.zone[data-zone="flying"] .card[data-card-id="aloft"]')
+    # discharge's argument roles are not declared in the game's actions: its cards are only "named"
+    page.locator(".verdict", has=page.locator("code.action", has_text="discharge(dzara, aloft)")).first \
+        .locator(".verdict-head").click()
+    assert "hl-named" in aloft.get_attribute("class").split()
+    shot = page.locator(".verdict", has=page.locator("code.action", has_text="shot(elf, aloft)")).first
+    shot.locator(".verdict-head").click()
+    shot.locator(".tree .node").first.wait_for()
+    assert "hl-target" in aloft.get_attribute("class").split()
     screenshot(page, "playground", full_page=False)
 
 

@@ -248,7 +248,7 @@
     var item = el("li", "node kind-" + node.kind);
     if (node.children && node.children.length) {
       var details = el("details");
-      details.open = depth < 2;
+      details.open = depth < 3;
       var summary = el("summary");
       summary.appendChild(nodeLabel(data, node));
       details.appendChild(summary);
