@@ -110,7 +110,8 @@ def main() -> None:
     print(f"  api.check                    {alone['check']:7.2f} s")
     print(f"    solving                    {alone['solve']:7.2f} s")
     print(f"    verdicts and their trees   {alone['verdicts_and_trees']:7.2f} s")
-    print(f"  api.check without trees      {judge_without_trees(args.runs):7.2f} s   (estimate, see judge_without_trees)")
+    without = judge_without_trees(args.runs)
+    print(f"  api.check without trees      {without:7.2f} s   (an estimate: see judge_without_trees)")
     timings = playground(args.edits)
     for seconds, status in timings:
         print(f"  playground edit: drawn after {seconds:6.2f} s  ({status})")

@@ -42,7 +42,7 @@ from pybridge.page import edit
 from pybridge.page.html import render_playground
 from pybridge.page.model import clauses_of, page_data, verdict_tree
 from pybridge.page.ruling import ruling_block
-from pybridge.situation import Situation, load_situation, parse_text, situation_from_data
+from pybridge.situation import Situation, parse_text, situation_from_data
 from pybridge.viewpoint import project, unknown_card_ids
 
 EDITOR = "editor"  # the source named in errors about the edited text
@@ -344,8 +344,9 @@ def create_app(text: str, *, time_limit: float | None = None, hosts: tuple[str, 
 
     async def move_route(data: dict[str, Any]) -> dict[str, Any]:
         card, cell = data.get("card"), data.get("cell")
-        if not isinstance(card, str) or not isinstance(cell, dict) or not isinstance(cell.get("side"), str) \
-                or not all(isinstance(cell.get(k), int) and not isinstance(cell.get(k), bool) for k in ("column", "row")):
+        numbers = isinstance(cell, dict) and all(
+            isinstance(cell.get(k), int) and not isinstance(cell.get(k), bool) for k in ("column", "row"))
+        if not isinstance(card, str) or not numbers or not isinstance(cell.get("side"), str):
             raise BadRequest(400, "move needs a card id and a cell {side, column, row}")
         return await run_in_threadpool(judge.move, _ask(data), card, cell)
 
@@ -362,16 +363,26 @@ def create_app(text: str, *, time_limit: float | None = None, hosts: tuple[str, 
         Route("/api/move", endpoint(move_route), methods=["POST"]),
         Route("/api/download", endpoint(download_route), methods=["POST"]),
     ]
-    allowed = sorted({h.strip("[]") for h in hosts} | {h for h in hosts})
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed)])
+    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))])
 
 
 def read_start(path: Path | None) -> str:
-    """The text the playground opens with: a situation file (checked like any), or the starter."""
+    """The text the playground opens with: a situation file, or the starter. The file is held
+    to the size limit but not validated: the playground shows its errors at their fields."""
     if path is None:
         return starter_text()
-    load_situation(path)  # the same checks and limits as every command; errors name the file
-    return path.read_text(encoding="utf-8")
+    limit = limits.current().file_bytes
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1)
+    except OSError as exc:
+        raise JudgeError(f"cannot read the file: {exc.strerror}", source=str(path)) from None
+    if len(raw) > limit:
+        raise JudgeError(limits.over("the file is too large", limit, "file_bytes", " bytes"), source=str(path))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise JudgeError("not UTF-8 text", source=str(path)) from None
 
 
 def run(path: Path | None, *, host: str = "127.0.0.1", port: int = 8000, time_limit: float | None = None) -> None:
@@ -379,7 +390,9 @@ def run(path: Path | None, *, host: str = "127.0.0.1", port: int = 8000, time_li
     import uvicorn  # the [web] extra
 
     text = read_start(path)
-    hosts = LOOPBACK_NAMES if is_loopback(host) else (*LOOPBACK_NAMES, host)
+    # On loopback only the loopback names are accepted (no DNS rebinding); served beyond it, the
+    # machine is reached by whatever name or address the network gives it.
+    hosts = LOOPBACK_NAMES if is_loopback(host) else ("*",)
     app = create_app(text, time_limit=time_limit, hosts=hosts)
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)

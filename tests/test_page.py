@@ -128,7 +128,8 @@ def test_private_zones_show_counts_and_only_what_the_viewer_may_see():
                   {"id": "aloft", "card": "Мерцающий змей", "controller": "p2", "zone": "flying"}]})
     zones = {(z["player"], z["zone"]): z for z in _data(situation)["zones"]}
     assert (zones[("p1", "hand")]["cards"], zones[("p1", "hand")]["unknown"]) == (["mine"], 0)
-    assert (zones[("p2", "hand")]["count"], zones[("p2", "hand")]["cards"], zones[("p2", "hand")]["unknown"]) == (2, [], 2)
+    theirs = zones[("p2", "hand")]
+    assert (theirs["count"], theirs["cards"], theirs["unknown"]) == (2, [], 2)
     assert zones[("p2", "flying")]["cards"] == ["aloft"]
 
 
@@ -160,9 +161,11 @@ def test_the_page_is_self_contained(example):
         assert not any(name.startswith("on") for name in attrs), (tag, attrs)
     assert "://" not in document and "@import" not in document and "url(" not in document
     # The policy allows exactly the inline scripts and styles the page has, and no network.
-    policy = next(a["content"] for t, a in parsed.tags if t == "meta" and a.get("http-equiv") == "Content-Security-Policy")
+    policy = next(a["content"] for t, a in parsed.tags
+                  if t == "meta" and a.get("http-equiv") == "Content-Security-Policy")
     hashes = set(re.findall(r"'sha256-([^']+)'", policy))
-    code = [body for body, (tag, attrs) in zip(parsed.bodies["script"], [x for x in parsed.tags if x[0] == "script"])
+    scripts = [attrs for tag, attrs in parsed.tags if tag == "script"]
+    code = [body for body, attrs in zip(parsed.bodies["script"], scripts, strict=True)
             if attrs.get("type") != "application/json"] + parsed.bodies["style"]
     assert hashes == {base64.b64encode(hashlib.sha256(c.encode()).digest()).decode() for c in code}
     assert "default-src 'none'" in policy and "connect-src 'none'" in policy

@@ -68,7 +68,8 @@ def test_an_error_is_given_at_its_field_and_line(client):
     assert (error["where"], error["field"], error["line"]) == ("text", "cards[1].cell.row", line)
     error = client.post("/api/judge", json={"text": "game: berserk\ncards: [\n"}).json()["error"]
     assert error["line"] == 3 and "YAML" in error["message"]
-    error = client.post("/api/judge", json={"text": starter_text().replace("card: Вайл", "card: Вайлл", 1)}).json()["error"]
+    misspelt = starter_text().replace("card: Вайл", "card: Вайлл", 1)
+    error = client.post("/api/judge", json={"text": misspelt}).json()["error"]
     assert "Вайл" in error["message"] and error["field"].startswith("cards[")
 
 

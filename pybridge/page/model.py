@@ -158,7 +158,10 @@ def _card(card: Card, viewed: Situation, game: Game) -> dict[str, Any]:
 
 
 def _effect(effect) -> dict[str, Any]:
-    value = "" if effect.value is None else f" {effect.value:+d}" if isinstance(effect.value, int) else f" {effect.value}"
+    if effect.value is None:
+        value = ""
+    else:
+        value = f" {effect.value:+d}" if isinstance(effect.value, int) else f" {effect.value}"
     return {"id": effect.id, "text": f"{effect.kind} {effect.what}{value}", "timestamp": effect.timestamp,
             "source": effect.source}
 
@@ -299,8 +302,8 @@ def verdict_tree(v: Verdict, game: Game) -> dict[str, Any]:
                      t.clause.id, t.grounds) for t in v.treatment]
     parts += [section("possible under", r.clause.id, r.grounds) for r in v.granted_by]
     parts += [section("forbidden by", r.clause.id, r.grounds) for r in v.blocked_by]
-    parts += [section(f"would be forbidden, but {l.by.id} overrides it ({l.principle})", l.clause.id, l.grounds)
-              for l in v.lifted]
+    parts += [section(f"would be forbidden, but {lift.by.id} overrides it ({lift.principle})", lift.clause.id,
+                      lift.grounds) for lift in v.lifted]
     parts += [section(f"condition {w.condition} overridden by {w.by.id} ({w.principle})", w.clause.id, w.grounds)
               for w in v.waived]
     parts += [section("obliged by", r.clause.id, r.grounds) for r in v.obliged_by]

@@ -47,7 +47,8 @@ def chromium() -> Iterator[object]:
                 context = playwright.chromium.launch_persistent_context(
                     profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport=VIEWPORT)
             except Error as exc:
-                raise BrowserUnavailable(f"Chromium at {CHROMIUM} would not start: {exc.message.splitlines()[0]}") from None
+                first_line = exc.message.splitlines()[0]
+                raise BrowserUnavailable(f"Chromium at {CHROMIUM} would not start: {first_line}") from None
             try:
                 yield context
             finally:
@@ -76,7 +77,8 @@ class Playground:
             if found:
                 return found.group(1)
         self.stop()
-        raise RuntimeError("the playground did not start: " + (self.process.stderr.read() if self.process.stderr else ""))
+        said = self.process.stderr.read() if self.process.stderr else ""
+        raise RuntimeError("the playground did not start: " + said)
 
     def stop(self) -> None:
         if self.process.poll() is None:

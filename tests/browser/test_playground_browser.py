@@ -6,7 +6,6 @@ file it downloads passes the ruling runner."""
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
@@ -149,7 +148,8 @@ def test_an_edit_on_a_full_board_updates_the_verdicts(page, tmp_path, capsys):
         before = _judged(page)
         started = time.perf_counter()
         # Close the viewer's card in 1.1: it can no longer attack.
-        edited = text.replace("    column: 1\n    row: 1\n  arrived: 1\n", "    column: 1\n    row: 1\n  arrived: 1\n  open: false\n", 1)
+        marker = "    column: 1\n    row: 1\n  arrived: 1\n"
+        edited = text.replace(marker, marker + "  open: false\n", 1)
         assert edited != text
         _set_text(page, edited)
         _wait_judged_after(page, before, timeout=SLOW)
