@@ -45,6 +45,8 @@ def reads_situation(command):
     return run
 player_opt = click.option("--player", help="Ask as this player (default: the situation's viewpoint).")
 json_opt = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (versioned schema).")
+html_opt = click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                        help="Also write the ruling as a self-contained HTML page (board and verdicts) to this file.")
 limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
                          help=f"Seconds the solver may take per situation [default: {DEFAULT_TIME_LIMIT:g}, "
                               "or CCG_JUDGE_TIME_LIMIT].")
@@ -80,13 +82,17 @@ def cli(verbose: bool) -> None:
 @player_opt
 @option_opt
 @json_opt
+@html_opt
 @limit_opt
 @click.option("--trees", is_flag=True, help="Expand every verdict's justification graph in full.")
 @reads_situation
 def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-          time_limit: float | None, trees: bool) -> None:
+          html_out: Path | None, time_limit: float | None, trees: bool) -> None:
     """Every verdict for SITUATION, with the clauses behind each."""
     edition, options = _options(option_pairs)
+    if html_out is not None:
+        _write_page(html_out, situation, player=player, edition=edition, options=options, time_limit=time_limit)
+        return
     report = api.check(situation, player=player, edition=edition, options=options, time_limit=time_limit,
                        trees=trees)
     if as_json:
@@ -102,17 +108,33 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
 @player_opt
 @option_opt
 @json_opt
+@html_opt
 @limit_opt
 @reads_situation
 def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-            time_limit: float | None) -> None:
+            html_out: Path | None, time_limit: float | None) -> None:
     """The verdict on ACTION (e.g. 'strike_attack(elf, foe)') with its full justification graph; an
     action the situation does not offer is explained as not possible."""
     edition, options = _options(option_pairs)
+    if html_out is not None:
+        _write_page(html_out, situation, action=action, player=player, edition=edition, options=options,
+                    time_limit=time_limit)
+        return
     report = api.explain(situation, action, player=player, edition=edition, options=options,
                          time_limit=time_limit)
     click.echo(to_json(report) if as_json else explain_text(report, report.verdicts[0],
                                                            load_game(report.game).phrases))
+
+
+def _write_page(out: Path, situation: Path, **kwargs) -> None:
+    from pybridge.page.build import ruling_page  # only the page commands need it
+
+    text = ruling_page(situation, **kwargs)
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise JudgeError(f"cannot write the page: {exc.strerror}", source=str(out)) from None
+    click.echo(f"wrote {out}")
 
 
 @cli.command()
@@ -382,6 +404,25 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
         click.echo(card_matrix.render(cells, fmt, title=title), nl=False)
     click.echo(f"{len(cards)} cards, {len(cells)} pairs; " + summary.text(), err=True)
     sys.exit(1 if summary.errors or unmatched else 0)
+@cli.command()
+@click.argument("situation", required=False, type=click.Path(path_type=Path))
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on. Anything but loopback lets others use it: you are warned.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port to listen on; 0 takes a free one (the address is printed).")
+@limit_opt
+def serve(situation: Path | None, host: str, port: int, time_limit: float | None) -> None:
+    """A local web playground: edit SITUATION (default: a starter board) beside its board and
+    verdicts, which update as you type. Needs the web extra: pip install 'ccg-judge[web]'."""
+    try:
+        from pybridge import serve as playground
+    except ImportError as exc:
+        raise JudgeError(f"the playground needs the web extra (pip install 'ccg-judge[web]'): "
+                         f"{exc.name} is not installed") from None
+    warning = playground.exposure_warning(host)
+    if warning:
+        click.echo(warning, err=True)
+    playground.run(situation, host=host, port=port, time_limit=time_limit)
 
 
 def main() -> None:
