@@ -204,6 +204,50 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], as_json: b
     click.echo(f"{len(changes)} verdict(s) change.")
 
 
+@cli.command()
+@click.option("--game", required=True, help="The game whose rules to search (it needs a generator.lp).")
+@click.option("--cards", type=click.IntRange(min=0), help="At most this many cards [default: the generator's].")
+@click.option("--effects", type=click.IntRange(min=0), help="At most this many effects.")
+@click.option("--hidden", type=click.IntRange(min=0), help="At most this many hidden cards.")
+@click.option("--events", type=click.IntRange(min=0), help="At most this many history events.")
+@click.option("--turns", type=click.IntRange(min=1), help="The current turn is at most this.")
+@click.option("--values", type=click.IntRange(min=0), help="Numbers run from 0 to this.")
+@click.option("--columns", type=click.IntRange(min=1), help="Board columns in use.")
+@click.option("--invariant", "only", multiple=True, metavar="ID", help="Search only this invariant (repeatable).")
+@click.option("--samples", type=click.IntRange(min=0), default=4, show_default=True,
+              help="Situations with an opponent's hidden card to vary (hidden-card dependence).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder for the counterexample files [default: consistency-GAME].")
+@click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0, show_default=True,
+              help="Seconds for the whole search; then it reports what it found so far.")
+@json_opt
+def consistency(game: str, cards: int | None, effects: int | None, hidden: int | None, events: int | None,
+                turns: int | None, values: int | None, columns: int | None, only: tuple[str, ...], samples: int,
+                out_dir: Path | None, time_limit: float, as_json: bool) -> None:
+    """Search every situation within the bounds for one that breaks an invariant of the rules;
+    write the smallest counterexample of each and name the clauses that clash. Exit 1 if any.
+    The rules are the installed ones, or those under CCG_JUDGE_ASP_ROOT."""
+    from pybridge.consistency import Bounds, result_text, search
+
+    bounds = Bounds(cards=cards, effects=effects, hidden=hidden, events=events, turns=turns, values=values,
+                    columns=columns)
+    live = sys.stderr.isatty()
+
+    def progress(text: str) -> None:
+        if live:
+            click.echo("\r\033[K" + text[:120], nl=False, err=True)
+        elif ": searching" not in text and "variant" not in text:
+            click.echo(text, err=True)
+
+    result = search(game, bounds, time_limit=time_limit, only=only, samples=samples,
+                    out_dir=out_dir or Path(f"consistency-{game}"), progress=progress)
+    if live:
+        click.echo("\r\033[K", nl=False, err=True)
+    click.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=2) if as_json else result_text(result),
+               nl=as_json)
+    sys.exit(1 if result.violated else 0)
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=False)
