@@ -148,12 +148,14 @@ def test_cmd(paths: tuple[Path, ...]) -> None:
 @click.option("--game", "games", multiple=True, help="Game to lint (default: all).")
 @click.option("--rulings", "ruling_paths", multiple=True, type=click.Path(path_type=Path),
               default=("tests/rulings",), show_default=True, help="Where the ruling files are.")
-@click.option("--strict", is_flag=True, help="Fail also on clauses no ruling covers.")
+@click.option("--strict", is_flag=True,
+              help="Fail also on clauses no ruling covers: named by none, or on no ruling's derivation "
+                   "(this judges every ruling).")
 def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -> None:
     """Clause ids used in asp/ but missing from the catalogue; clauses no ruling covers."""
     bad = False
     for game in games or known_games():
-        result = run_lint(game, list(ruling_paths))
+        result = run_lint(game, list(ruling_paths), fired=strict)
         for clause_id, rules in result.unknown_ids.items():
             bad = True
             click.echo(f"{game}: clause {clause_id} is used but not in the catalogue (e.g. {rules[0]})")
@@ -163,10 +165,34 @@ def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -
         for clause_id in result.uncovered:
             bad = bad or strict
             click.echo(f"{game}: clause {clause_id} is covered by no ruling")
+        for clause_id in result.never_fired:
+            bad = True
+            click.echo(f"{game}: clause {clause_id} is on no ruling's derivation (it never fires)")
+        fired = f", {len(result.never_fired)} clauses that never fire" if strict else ""
         click.echo(f"{game}: {len(result.unknown_ids)} unknown ids, "
                    f"{len(result.rules_without_clause)} rules without a clause, "
-                   f"{len(result.uncovered)} clauses without a ruling")
+                   f"{len(result.uncovered)} clauses without a ruling{fired}")
     sys.exit(1 if bad else 0)
+
+
+@cli.command("coverage")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--game", "games", multiple=True, help="Only this game's rulings (default: every game found).")
+@json_opt
+def coverage_cmd(paths: tuple[Path, ...], games: tuple[str, ...], as_json: bool) -> None:
+    """Which clauses of the catalogue fire (appear in a derivation) across the ruling files under
+    PATHS, and which never do. Exit 2 if a ruling cannot be judged."""
+    from pybridge.coverage import coverage, coverage_text
+
+    found = coverage(paths, games)
+    if as_json:
+        click.echo(json.dumps({"games": [c.as_json() for c in found.games.values()], "errors": found.errors},
+                              ensure_ascii=False, indent=2))
+    else:
+        click.echo("".join(coverage_text(c) for c in found.games.values()), nl=False)
+        for error in found.errors:
+            click.echo(f"error: {error}")
+    sys.exit(2 if found.errors or any(c.errors for c in found.games.values()) else 0)
 
 
 def _applies(situation: Path, edition: str | None, options: dict[str, str]) -> bool:
