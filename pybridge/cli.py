@@ -319,6 +319,45 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
     sys.exit(1 if result.violated else 0)
 
 
+@cli.command()
+@click.option("--sample", "count", type=click.IntRange(min=1), default=None,
+              help="Judge this many mutants, drawn at random [default: every one].")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the draw.")
+@click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Worker processes.")
+@click.option("--rulings", "ruling_paths", multiple=True, type=click.Path(path_type=Path),
+              default=("tests/rulings",), show_default=True, help="The ruling suite.")
+@click.option("--operator", "operators", multiple=True,
+              type=click.Choice(["drop-rule", "drop-literal", "negate-literal", "swap-comparison", "change-constant"]),
+              help="Only mutants of this kind (repeatable) [default: all].")
+@click.option("--no-consistency", is_flag=True, help="Judge the survivors of the rulings by nothing else.")
+@click.option("--equivalent", "equivalent_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("bench/equivalent-mutants.yaml"), show_default=True,
+              help="Mutants marked equivalent after inspection (id and reason).")
+@click.option("--mutant-time-limit", type=click.FloatRange(min=1), default=300.0, show_default=True,
+              help="Seconds one mutant may take; past that it counts as caught by the time limit.")
+@json_opt
+def mutants(count: int | None, seed: int, jobs: int, ruling_paths: tuple[Path, ...], operators: tuple[str, ...],
+            no_consistency: bool, equivalent_file: Path, mutant_time_limit: float, as_json: bool) -> None:
+    """A mutation score: derive small changes of asp/ (drop a rule, drop or negate a body literal, swap a
+    comparison, change a constant), judge each with the ruling suite and a quick consistency search,
+    and list the survivors. Exit 1 if a mutant survives."""
+    from pybridge.mutants import OPERATORS, run, score_text
+
+    live = sys.stderr.isatty()
+
+    def progress(text: str) -> None:
+        click.echo(("\r\033[K" + text[:120]) if live else text, nl=not live, err=True)
+
+    score = run(count=count, seed=seed, jobs=jobs, rulings=ruling_paths, consistency=not no_consistency,
+                equivalent_file=equivalent_file, mutant_seconds=mutant_time_limit, progress=progress,
+                operators=operators or OPERATORS)
+    if live:
+        click.echo("\r\033[K", nl=False, err=True)
+    click.echo(json.dumps(score.as_json(), ensure_ascii=False, indent=2) if as_json else score_text(score),
+               nl=as_json)
+    sys.exit(1 if score.count("survived") else 0)
+
+
 def main() -> None:
     try:
         cli.main(standalone_mode=False)

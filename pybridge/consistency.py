@@ -58,9 +58,7 @@ SWITCH = "_on"                      # _on("107.2"): the rules of clause 107.2 ar
 TARGET = "consistency_target"      # the invariant searched for, given as an assumption
 SAMPLE = "consistency_sample"      # a situation with a part the pair checks need
 PAIR_CHECKED = "compared_invariant"  # an invariant checked over pairs of situations, in Python
-HIDDEN_DEPENDENCE = "core:hidden-card-dependence"
 ANY_FEATURE = "any_feature"         # vocabulary_parameter(any_feature, K, V): a key of every feature
-
 
 
 # --------------------------------------------------------------------------
