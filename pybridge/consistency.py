@@ -37,6 +37,7 @@ the constants the rules themselves use in the input predicates.
 from __future__ import annotations
 
 import logging
+import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -470,6 +471,7 @@ class SearchProgram:
         facts += [F("vocabulary_default_option", [F(name), F(o.default)]) for name, o in g.options.items()]
         facts += [F("vocabulary_event", [F(a)]) for a in g.actions]
         facts += [F("vocabulary_public_property", [F(k)]) for k in g.public_when_hidden]
+        facts += [F("vocabulary_card_property", [F(k)]) for k in g.card_properties]
         facts += [F("vocabulary_active_while_hidden", [F(f)]) for f in g.active_while_hidden]
         facts += [F("vocabulary_value", [N(n)]) for n in range(self.constants.get("values", 2) + 1)]
         if g.board is not None:
@@ -925,19 +927,24 @@ def _compare_hidden(program: SearchProgram, ctl: clingo.Control, invariant: Inva
     _select(ctl, program, None, "opponent_hidden_card")
     ctl.configuration.solve.opt_mode = "ignore"
     ctl.configuration.solve.models = "1"
-    solver = ctl.configuration.solver
-    solver.sign_def, solver.rand_freq = "rnd", "0.3"  # samples unlike one another
     found: list[list[clingo.Symbol]] = []
     result = None
-    for seed in range(1, samples + 1):
-        solver.seed = str(seed)
-        with ctl.solve(on_model=lambda m: found.append(m.symbols(atoms=True)), async_=True) as handle:
+    # Samples unlike one another: each fixes a few choices at random (who asks, which turn and
+    # stage, how many cards), and a draw the bounds do not allow is drawn again.
+    draw = random.Random(len(program.invariant_list))
+    choices = [[a.symbol for a in ctl.symbolic_atoms.by_signature(name, 1)] for name in ("viewpoint", "turn", "stage")]
+    slots = [a.symbol for a in ctl.symbolic_atoms.by_signature("card", 1)]
+    for _ in range(samples * 4):
+        if len(found) >= samples or time.monotonic() >= deadline:
+            break
+        assumptions = [(draw.choice(options), True) for options in choices + [slots] if options]
+        with ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(m.symbols(atoms=True)),
+                       async_=True) as handle:
             if not handle.wait(max(0.0, deadline - time.monotonic())):
                 handle.cancel()
             result = handle.get()
-        if result.unsatisfiable:
-            break
-    solver.sign_def, solver.rand_freq, solver.seed = "asp", "0", "1"
+    if not found:  # no draw worked: ask without fixing anything
+        result = ctl.solve(on_model=lambda m: found.append(m.symbols(atoms=True)))
     found = list({frozenset(atoms): atoms for atoms in found}.values())
     if not found:
         return Finding(invariant, "held" if result is not None and result.unsatisfiable else "unknown",

@@ -143,11 +143,21 @@ def test_the_time_limit_ends_the_search_with_what_it_has(tmp_path):
     assert {f.status for f in result.findings} == {"unknown"}
 
 
-def test_an_unknown_invariant_or_bound_is_a_clear_error():
+def test_an_unknown_invariant_or_a_game_without_a_generator_is_a_clear_error(tmp_path):
     with pytest.raises(JudgeError, match="did you mean 'core:value-defined'"):
         search("berserk", SMALL, only=["core:value-define"])
-    with pytest.raises(JudgeError, match="no generator.lp"):
+    root = tmp_path / "asp"
+    shutil.copytree(asp_root(), root)
+    (root / "mtg" / "generator.lp").unlink()
+    with use_asp_root(root), pytest.raises(JudgeError, match="mtg has no generator.lp"):
         search("mtg", SMALL)
+
+
+def test_magic_has_its_search_too(tmp_path):
+    result = search("mtg", SMALL, only=["core:clash-silent", "core:hidden-card-dependence"], out_dir=tmp_path,
+                    samples=2)
+    assert [f.status for f in result.findings] == ["held", "held"]
+    assert "variants of 2 situations compared" in result.findings[1].detail[0]
 
 
 def _env() -> dict[str, str]:
