@@ -235,9 +235,10 @@ def _stillborn(game: str) -> str | None:
     from pybridge.solve import load_program
 
     messages: list[str] = []
+    root = f"{asp_root()}/"
 
-    def keep(code: clingo.MessageCode, message: str) -> None:
-        messages.append(" ".join(message.split()))
+    def keep(code: clingo.MessageCode, message: str) -> None:  # files named within the rules base
+        messages.append(" ".join(message.replace(root, "").split()))
 
     def grounds(load: Callable[[clingo.Control], None]) -> bool:
         ctl = clingo.Control(logger=keep)
