@@ -36,7 +36,7 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 import clingo
 from clingo import ast
@@ -277,9 +277,18 @@ def asp_digest() -> str:
     return digest.hexdigest()[:24]
 
 
-def parse_rules(entry: Path) -> list[tuple[ast.AST, str | None, str]]:
-    """Every statement of a game's rules with the clause banner above it and its file."""
-    statements: list[tuple[ast.AST, str | None, str]] = []
+class Statement(NamedTuple):
+    """A statement of the rules with the clause of the banner above it in its file."""
+
+    node: ast.AST
+    clause: str | None
+    file: str
+
+
+def parse_rules(entry: Path) -> list[Statement]:
+    """Every statement of a program file and the files it includes, each under its clause
+    banner (comments themselves are dropped)."""
+    statements: list[Statement] = []
     banner: dict[str, str | None] = {}
 
     def take(statement: ast.AST) -> None:
@@ -289,7 +298,7 @@ def parse_rules(entry: Path) -> list[tuple[ast.AST, str | None, str]]:
             if clause:
                 banner[filename] = clause
             return
-        statements.append((statement, banner.get(filename), filename))
+        statements.append(Statement(statement, banner.get(filename), filename))
 
     try:
         ast.parse_files([str(entry)], take, logger=lambda code, message: None)

@@ -9,7 +9,11 @@ overlay is included by the game's entry file and switched by the
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -17,10 +21,47 @@ from pathlib import Path
 from pybridge.errors import JudgeError
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+# Another rules base (a copy a rules author is editing, a mutant) in place of the installed one.
+ROOT_VARIABLE = "CCG_JUDGE_ASP_ROOT"
+
+
+def asp_root() -> Path:
+    override = os.environ.get(ROOT_VARIABLE, "").strip()
+    if override:
+        root = Path(override).resolve()
+        if not (root / "core").is_dir():
+            raise JudgeError(f"{ROOT_VARIABLE} names {override!r}, which has no core/ folder of rules")
+        return root
+    return _installed_root()
+
+
+@contextmanager
+def use_asp_root(root: str | Path) -> Iterator[Path]:
+    """Judge with the rules base at ``root`` for the duration; what was read from the previous
+    one (parsed programs, catalogues: every cached function of pybridge) is forgotten both ways."""
+    before = os.environ.get(ROOT_VARIABLE)
+    os.environ[ROOT_VARIABLE] = str(root)
+    _forget_rules()
+    try:
+        yield asp_root()
+    finally:
+        if before is None:
+            os.environ.pop(ROOT_VARIABLE, None)
+        else:
+            os.environ[ROOT_VARIABLE] = before
+        _forget_rules()
+
+
+def _forget_rules() -> None:
+    for name, module in list(sys.modules.items()):
+        if name == "pybridge" or name.startswith("pybridge."):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)) and getattr(value, "__module__", None) == name:
+                    value.cache_clear()
 
 
 @cache
-def asp_root() -> Path:
+def _installed_root() -> Path:
     for candidate in (_PACKAGE_DIR / "asp", _PACKAGE_DIR.parent / "asp"):
         if (candidate / "core").is_dir():
             return candidate

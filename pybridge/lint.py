@@ -1,5 +1,7 @@
 """Checks of a game's rules base against its clause catalogue: every id the
-encodings use is catalogued; every catalogued clause is covered by a ruling."""
+encodings use is catalogued; every catalogued clause is covered by a ruling —
+named by one, and, with ``fired=True`` (``lint --strict``), on a derivation of
+one (pybridge.coverage)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ class LintResult:
     game: str
     unknown_ids: dict[str, list[str]] = field(default_factory=dict)  # id -> rules using it
     uncovered: list[str] = field(default_factory=list)
+    never_fired: list[str] = field(default_factory=list)  # with fired=True: on no ruling's derivation
     rules_without_clause: list[str] = field(default_factory=list)
 
     @property
@@ -74,7 +77,7 @@ def covered_ids(paths: list[Path], game: str) -> set[str]:
     return covered
 
 
-def _parents(clause_id: str) -> list[str]:
+def parent_clauses(clause_id: str) -> list[str]:
     parents = []
     head, sep, tail = clause_id.rpartition("-")
     if sep and tail.isdigit():
@@ -86,7 +89,12 @@ def _parents(clause_id: str) -> list[str]:
     return parents
 
 
-def lint(game: str, ruling_paths: list[Path]) -> LintResult:
+def rulebook_clause(clause_id: str) -> bool:
+    """A clause of the game's rules, not one of the core's mechanisms or the model's readings."""
+    return not clause_id.startswith(("core:", "model:"))
+
+
+def lint(game: str, ruling_paths: list[Path], *, fired: bool = False) -> LintResult:
     catalogue = load_game(game).clauses
     result = LintResult(game)
     for clause_id, rules in sorted(ids_in_encodings(game).items()):
@@ -95,9 +103,12 @@ def lint(game: str, ruling_paths: list[Path]) -> LintResult:
     result.rules_without_clause = [text for banner, text, _ in _rules(game) if banner is None]
     covered = covered_ids(ruling_paths, game)
     # A parent clause is covered when one of its parts is: "531.1-2" covers "531.1", "532.6" covers "532".
-    covered |= {parent for c in covered for parent in _parents(c)}
-    result.uncovered = sorted(
-        c for c, clause in catalogue.items()
-        if c not in covered and clause.kind == "rule" and not c.startswith(("core:", "model:"))
-    )
+    covered |= {parent for c in covered for parent in parent_clauses(c)}
+    result.uncovered = sorted(c for c, clause in catalogue.items()
+                              if c not in covered and clause.kind == "rule" and rulebook_clause(c))
+    if fired:
+        from pybridge.coverage import coverage  # it judges every ruling: only when asked
+
+        found = coverage(ruling_paths, [game]).games[game]
+        result.never_fired = [c for c in found.never_fired if rulebook_clause(c)]
     return result

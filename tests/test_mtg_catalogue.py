@@ -7,10 +7,23 @@ import clingo
 from clingo import ast
 
 from pybridge.catalogue import load_game
-from pybridge.solve import load_program
+from pybridge.compiler import parse_rules
+from pybridge.encodings import entry_file
 
 GAME = load_game("mtg")
-PROGRAM = load_program("mtg", GAME.entry)
+
+
+def _term(literal: ast.AST) -> ast.AST | None:
+    """The atom's term of a positive literal (``p(X)`` of ``p(X)``), else None."""
+    if (literal.ast_type == ast.ASTType.Literal and literal.sign == ast.Sign.NoSign
+            and literal.atom.ast_type == ast.ASTType.SymbolicAtom):
+        return literal.atom.symbol
+    return None
+
+
+# Each rule of the game as (head term or None, positive body atoms' terms).
+RULES = [(_term(s.head), [t for t in map(_term, s.body) if t is not None])
+         for s, _, _ in parse_rules(entry_file("mtg", GAME.entry)) if s.ast_type == ast.ASTType.Rule]
 TRIGGERS = ("enters_trigger", "dies_trigger", "sacrifice_trigger", "turned_face_up_trigger")
 
 
@@ -23,9 +36,11 @@ def _constant(term: ast.AST) -> str | None:
 def _heads(name: str, position: int) -> set[str]:
     """Constants in argument `position` of the heads of rules for `name`."""
     found = set()
-    for rule in PROGRAM.rules:
+    for head, _ in RULES:
+        if head is None:
+            continue
         # a pooled fact, p(a; b), is one rule whose head is a pool of atoms
-        heads = rule.head.arguments if rule.head.ast_type == ast.ASTType.Pool else [rule.head]
+        heads = head.arguments if head.ast_type == ast.ASTType.Pool else [head]
         for head in heads:
             if head.ast_type == ast.ASTType.Function and head.name == name and len(head.arguments) > position:
                 value = _constant(head.arguments[position])
@@ -37,8 +52,8 @@ def _heads(name: str, position: int) -> set[str]:
 def _read(name: str, position: int) -> set[str]:
     """Constants in argument `position` of positive body atoms `name`."""
     found = set()
-    for rule in PROGRAM.rules:
-        for atom in rule.positive:
+    for _, positive in RULES:
+        for atom in positive:
             if atom.ast_type == ast.ASTType.Function and atom.name == name and len(atom.arguments) > position:
                 value = _constant(atom.arguments[position])
                 if value:

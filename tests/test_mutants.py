@@ -1,0 +1,89 @@
+"""Mutants of the rules base: derived from the AST, written as a one-place change
+of a copy, judged by the rulings (and the consistency search), scored."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clingo import ast
+
+from pybridge.encodings import asp_root
+from pybridge.mutants import OPERATORS, Settings, derive_mutants, judge_mutant, sample, write_mutant
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRST_TURN = ROOT / "tests" / "rulings" / "berserk" / "107"
+
+
+@pytest.fixture(scope="module")
+def every_mutant():
+    return derive_mutants()
+
+
+def one(mutants, file: str, operator: str, starts: str):
+    return next(m for m in mutants if m.file == file and m.operator == operator and m.original.startswith(starts))
+
+
+def test_every_kind_is_derived_with_stable_unique_ids(every_mutant):
+    assert {m.operator for m in every_mutant} == set(OPERATORS)
+    assert len({m.id for m in every_mutant}) == len(every_mutant)
+    assert [m.id for m in derive_mutants()] == [m.id for m in every_mutant]
+    assert not any(m.file.endswith(("generator.lp", "invariants.lp", "main.lp")) for m in every_mutant)
+    assert sample(every_mutant, 5, 7) == sample(every_mutant, 5, 7) != sample(every_mutant, 5, 8)
+
+
+def test_a_mutant_changes_its_statement_and_nothing_else(tmp_path, every_mutant):
+    mutant = one(every_mutant, "core/effects.lp", "swap-comparison", "ignored(E1,E2,conservativeness)")
+    write_mutant(mutant, asp_root(), tmp_path / "asp")
+    before = (asp_root() / mutant.file).read_text(encoding="utf-8")
+    changed = (tmp_path / "asp" / mutant.file).read_text(encoding="utf-8")
+    assert changed == before[:mutant.start] + mutant.mutated + before[mutant.end:]
+    statements = []
+    ast.parse_string(changed, lambda s: statements.append(str(s)) if s.ast_type == ast.ASTType.Rule else None)
+    assert mutant.mutated in statements and mutant.original not in statements
+    assert "% --- " in changed  # banners kept
+
+
+def settings(rulings: list[Path]) -> Settings:
+    paths = [str(p) for p in rulings]
+    return Settings(paths, {p: "berserk" for p in paths}, {}, consistency=False)
+
+
+def test_a_ruling_catches_a_dropped_prohibition(every_mutant):
+    mutant = one(every_mutant, "berserk/107_strike_and_first_turn.lp", "drop-rule", 'forbidden(P,A,"107.5-1")')
+    outcome = judge_mutant(mutant, settings(sorted(FIRST_TURN.glob("*.yaml"))), asp_root())
+    assert (outcome.status, outcome.by) == ("caught", "ruling")
+    assert "107.5" in outcome.detail
+
+
+def test_a_mutant_no_ruling_reaches_survives(every_mutant):
+    mutant = one(every_mutant, "berserk/512_zero_and_x.lp", "drop-rule", 'forbidden(P,cast_x(S,T,0),"512.3.1")')
+    outcome = judge_mutant(mutant, settings(sorted(FIRST_TURN.glob("*.yaml"))[:2]), asp_root())
+    assert outcome.status == "survived"
+
+
+def test_a_mutant_that_does_not_ground_is_stillborn(every_mutant):
+    # Negating the only positive literal that binds X leaves X unsafe.
+    mutant = next(m for m in every_mutant if m.operator == "negate-literal" and m.file == "core/players.lp"
+                  and m.mutated.startswith("opponent(P,Q) :- not player(P)"))
+    outcome = judge_mutant(mutant, settings([]), asp_root())
+    assert outcome.status == "stillborn" and "unsafe" in outcome.detail
+
+
+def test_the_command_scores_and_reads_the_equivalent_mutants(tmp_path):
+    command = [sys.executable, "-m", "pybridge", "mutants", "--sample", "3", "--seed", "5", "--jobs", "2",
+               "--rulings", str(FIRST_TURN), "--no-consistency", "--operator", "drop-rule", "--json"]
+    first = json.loads(subprocess.run(command + ["--equivalent", str(tmp_path / "none.yaml")], capture_output=True,
+                                      text=True, cwd=ROOT, timeout=300).stdout)
+    assert first["sampled"] == 3 and first["caught"] + first["survived"] + first["stillborn"] == 3
+    survivors = [o["mutant"] for o in first["outcomes"] if o["status"] == "survived"]
+    assert survivors, "this draw (rules outside chapter 107 dropped) should leave a survivor to mark"
+    marked = tmp_path / "equivalent.yaml"
+    marked.write_text(json.dumps({"equivalent": [{"id": survivors[0], "reason": "test"}]}), encoding="utf-8")
+    run = subprocess.run(command + ["--equivalent", str(marked)], capture_output=True, text=True, cwd=ROOT,
+                         timeout=300)
+    second = json.loads(run.stdout)
+    assert second["equivalent"] == 1 and second["survived"] == first["survived"] - 1
