@@ -62,9 +62,10 @@ def facts_text(situation: Situation | str | Path, *, player: str | None = None) 
 
 def check(situation: Situation | str | Path, *, player: str | None = None, edition: str | None = None,
           options: dict[str, str] | None = None, time_limit: float | None = None,
-          trees: bool = False) -> Report:
+          trees: bool = False, atoms: bool = False) -> Report:
     """Every verdict for the situation, from the viewpoint player's knowledge, with its cites and its
-    first level of reasons; ``trees`` expands every verdict's justification graph in full."""
+    first level of reasons; ``trees`` expands every verdict's justification graph in full; ``atoms``
+    adds the judgement atoms as clingo prints them (what plain clingo on `facts` shows)."""
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
     viewed = project(s)
@@ -72,7 +73,8 @@ def check(situation: Situation | str | Path, *, player: str | None = None, editi
                     _expected(viewed, game))
     try:
         report = build_report(answer, game, edition=s.edition or game.default_edition,
-                              options=_options_in_force(s, game), viewpoint=s.viewpoint, trees=trees)
+                              options=_options_in_force(s, game), viewpoint=s.viewpoint, trees=trees,
+                              atoms=atoms)
         _within_time(situation, answer)
         return report
     finally:

@@ -85,16 +85,18 @@ def cli(verbose: bool) -> None:
 @html_opt
 @limit_opt
 @click.option("--trees", is_flag=True, help="Expand every verdict's justification graph in full.")
+@click.option("--atoms", "with_atoms", is_flag=True,
+              help="Add the judgement atoms as clingo prints them (compare with plain clingo on `facts`).")
 @reads_situation
 def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-          html_out: Path | None, time_limit: float | None, trees: bool) -> None:
+          html_out: Path | None, time_limit: float | None, trees: bool, with_atoms: bool) -> None:
     """Every verdict for SITUATION, with the clauses behind each."""
     edition, options = _options(option_pairs)
     if html_out is not None:
         _write_page(html_out, situation, player=player, edition=edition, options=options, time_limit=time_limit)
         return
     report = api.check(situation, player=player, edition=edition, options=options, time_limit=time_limit,
-                       trees=trees)
+                       trees=trees, atoms=with_atoms)
     if as_json:
         click.echo(to_json(report))
     else:

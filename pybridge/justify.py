@@ -174,7 +174,8 @@ class Report:
     options: dict[str, str]
     viewpoint: str
     verdicts: list[Verdict]
-    atoms: Annotated[list[str], Field(description="The judgement atoms exactly as clingo prints them, sorted.")]
+    atoms: Annotated[list[str], Field(description="The judgement atoms exactly as clingo prints them, sorted "
+                                                  "(check --atoms; otherwise empty).")]
     schema: Literal["ccg-judge/report"] = REPORT_SCHEMA
     version: Literal[2] = REPORT_VERSION
     trees: Annotated[bool, Field(description="Every node expanded (explain, check --trees); otherwise only "
@@ -292,7 +293,7 @@ class Cites:
 
 
 def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str, str], viewpoint: str,
-                 trees: bool = False) -> Report:
+                 trees: bool = False, atoms: bool = False) -> Report:
     """Every verdict of the answer with its cites and its first level of reasons; with ``trees`` (an
     answer of the trees program) the justification graph of every verdict, expanded in full."""
     grouped = group(answer)
@@ -308,11 +309,12 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
         if graph is not None:
             graph.expand_verdict(verdict, key, grouped)
         verdicts.append(verdict)
-    return finish(answer, game, verdicts, edition=edition, options=options, viewpoint=viewpoint, graph=graph)
+    return finish(answer, game, verdicts, edition=edition, options=options, viewpoint=viewpoint, graph=graph,
+                  atoms=atoms)
 
 
 def finish(answer: Answer, game: Game, verdicts: list[Verdict], *, edition: str, options: dict[str, str],
-           viewpoint: str, graph=None) -> Report:
+           viewpoint: str, graph=None, atoms: bool = False) -> Report:
     shown = answer.shown
     named: set[str] = set()
     overridden = []
@@ -343,9 +345,11 @@ def finish(answer: Answer, game: Game, verdicts: list[Verdict], *, edition: str,
         for index in sorted(graph.rules_named):
             rule = answer.compiled.rules[index]
             rules[str(index)] = RuleInfo(text=rule.text, file=rule.file, clause=rule.banner)
-    base = answer.compiled.base_shown
-    judgements = sorted(str(a) for name, atoms in shown.items() for a in atoms
-                        if (name, len(a.arguments)) in base)
+    judgements = []
+    if atoms:  # a string per atom is a call into clingo each: only when asked for
+        base = answer.compiled.base_shown
+        judgements = sorted(str(a) for name, found in shown.items() for a in found
+                            if (name, len(a.arguments)) in base)
     return Report(
         game=game.name, edition=edition, options=options, viewpoint=viewpoint, verdicts=verdicts, atoms=judgements,
         trees=graph is not None, nodes=nodes, rules=rules, clauses=clause_infos(game, named - {""}),

@@ -24,11 +24,12 @@ import tempfile
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterable
 
 import clingo
+from clingo import ast
 
 from pybridge import limits
 from pybridge.catalogue import Game, load_game
@@ -120,7 +121,7 @@ class Answer:
 
     shown: dict[str, list[clingo.Symbol]]  # by predicate name (shown predicates differ by name)
     compiled: Compiled
-    facts: frozenset[clingo.Symbol]
+    given: list[clingo.Symbol]  # the situation's facts
     control: clingo.Control | None = field(default=None, repr=False)
     near: bool = False
     deadline: float = float("inf")
@@ -130,6 +131,11 @@ class Answer:
 
     def atoms(self, name: str) -> list[clingo.Symbol]:
         return self.shown.get(name, [])
+
+    @cached_property
+    def facts(self) -> frozenset[clingo.Symbol]:
+        """The facts as a set (hashing a Symbol is a call into clingo: only the graph needs it)."""
+        return frozenset(self.given)
 
     def lookup(self, name: str, arity: int) -> Iterable[clingo.Symbol]:
         """Every atom of a signature in the answer (trees mode: read from the ground program)."""
@@ -163,9 +169,12 @@ def _past(deadline: float, time_limit: float, what: str) -> None:
 def _run(compiled: Compiled, facts: list[clingo.Symbol], time_limit: float, deadline: float, *, near: bool,
          keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
+    with ast.ProgramBuilder(ctl) as builder:
+        for statement in _parsed(compiled.text) + (_parsed(compiled.near_text) if near else ()):
+            builder.add(statement)
     # The facts go in as clingo prints their Symbols (quoted and escaped by clingo itself): one
     # parse is cheaper than a backend call per fact, and it is exactly what `ccg-judge facts` shows.
-    ctl.add("base", [], compiled.text + (compiled.near_text if near else "") + render(facts))
+    ctl.add("base", [], render(facts))
     try:
         ctl.ground([("base", [])])
     except RuntimeError as exc:
@@ -191,6 +200,15 @@ def _run(compiled: Compiled, facts: list[clingo.Symbol], time_limit: float, dead
     for atom in models[0]:
         shown.setdefault(atom.name, []).append(atom)
     return shown, (ctl if keep else None)
+
+
+@lru_cache(maxsize=64)
+def _parsed(text: str) -> tuple[ast.AST, ...]:
+    """A compiled program parsed once per process: handing clingo the parsed statements costs
+    a third of parsing the text again for every situation."""
+    statements: list[ast.AST] = []
+    ast.parse_string(text, statements.append)
+    return tuple(statements)
 
 
 def _hold_model(ctl: clingo.Control) -> tuple[ExitStack, clingo.Model]:
@@ -259,7 +277,7 @@ def solve(game_name: str, facts: list[clingo.Symbol], *, mode: str = "check",
     if judgements > bounds.judgements:
         raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
                                      "ignored effects, ...)", bounds.judgements, "judgements"))
-    answer = Answer(shown=shown, compiled=compiled, facts=frozenset(facts), control=control, near=near,
+    answer = Answer(shown=shown, compiled=compiled, given=facts, control=control, near=near,
                     deadline=deadline, time_limit=time_limit)
     if control is not None:
         answer._handle, answer._model = _hold_model(control)

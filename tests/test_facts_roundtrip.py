@@ -35,13 +35,13 @@ def plain_clingo(game: str, facts: str, tmp_path: Path) -> list[str]:
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_plain_clingo_reproduces_the_verdicts(path, tmp_path):
     situation = load_situation(path)
-    assert plain_clingo(situation.game, facts_text(situation), tmp_path) == check(situation).atoms
+    assert plain_clingo(situation.game, facts_text(situation), tmp_path) == check(situation, atoms=True).atoms
 
 
 def test_cli_check_json_matches_plain_clingo(tmp_path):
     example = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"
     facts = subprocess.run([sys.executable, "-m", "pybridge", "facts", str(example)],
                            capture_output=True, text=True, check=True).stdout
-    report = subprocess.run([sys.executable, "-m", "pybridge", "check", str(example), "--json"],
+    report = subprocess.run([sys.executable, "-m", "pybridge", "check", str(example), "--json", "--atoms"],
                             capture_output=True, text=True, check=True).stdout
     assert plain_clingo("berserk", facts, tmp_path) == json.loads(report)["atoms"]

@@ -144,7 +144,7 @@ def test_solver_time_limit_names_itself(base, tmp_path, monkeypatch):
 
 def test_judgement_limit_is_checked_before_justifying(base, monkeypatch):
     situation = situation_from_data(base)
-    report = api.check(situation)
+    report = api.check(situation, atoms=True)
     monkeypatch.setenv("CCG_JUDGE_MAX_JUDGEMENTS", str(max(1, len(report.atoms) - 1)))
     with pytest.raises(JudgeError, match="judgements .* the limit is .*CCG_JUDGE_MAX_JUDGEMENTS"):
         api.check(situation)
