@@ -219,29 +219,47 @@ def _swap_ids(action: str, mapping: dict[str, str]) -> str:
 def resolve(situation: Situation | str | Path, action: str, *, player: str | None = None,
             edition: str | None = None, options: dict[str, str] | None = None,
             time_limit: float | None = None) -> tuple[Resolution, Report]:
-    """Resolve a declared action against the truth: the hidden cards it names are revealed (the
-    declaring card and its targets), and the action is judged on the unprojected situation.
-    Legal -> executed; illegal -> not executed but paid (the game's clause for that, e.g. 532.7)."""
+    """Resolve the viewpoint player's declared action as the game says (game.yaml ``resolution``).
+    Berserk turns face up the hidden cards the declaration names (its actor and targets, 532.3) and
+    judges the action again on that; Magic reveals nothing and judges it on what the declarer may
+    know (708.2, 608.2b). Either way the judged situation is the declarer's view: the cards the
+    declaration does not reveal stay unknown, so nothing of them reaches the output, its errors or
+    its limits. Legal -> executed; illegal -> the game's illegal outcome (532.7: not executed but paid)."""
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
+    game = load_game(s.game)
+    rules = game.resolution
+    if rules is None:
+        raise JudgeError(f"{game.name} declares no resolution of actions (game.yaml: resolution)", field="ACTION")
     declared = check(s, time_limit=time_limit)
     wanted = normalise_action(action)
     found = [v for v in declared.verdicts if normalise_action(v.action) == wanted]
-    found.sort(key=lambda v: v.player != s.viewpoint)
-    if not found:
+    mine = [v for v in found if v.player == s.viewpoint]
+    if not mine:
+        if found:
+            raise JudgeError(f"{found[0].action} is {found[0].player}'s to declare, not {s.viewpoint}'s",
+                             field="ACTION")
         raise JudgeError(f"{action} is not an action that can be declared here", field="ACTION")
-    verdict = found[0]
+    verdict = mine[0]
     if verdict.verdict != "legal":
         raise JudgeError(f"{verdict.action} cannot be declared: it is illegal ({', '.join(verdict.cites)})",
                          field="ACTION")
-    to_real = {neutral: real for real, neutral in unknown_card_ids(s, s.viewpoint).items()}
-    real_action = _swap_ids(verdict.action, to_real)
-    named = set(_id_pattern([c.id for c in s.cards]).findall(real_action)) if s.cards else set()
-    revealed = sorted(c.id for c in s.cards if c.hidden and c.id in named)
-    cards = [c.model_copy(update={"hidden": False}) if c.id in revealed else c for c in s.cards]
-    truth = s.model_copy(update={"cards": cards, "viewpoint": verdict.player})
-    game = load_game(s.game)
-    answer = _solve(situation, s.game, situation_facts(truth, game), "check", time_limit, _expected(truth, game))
-    report = build_report(answer, game, edition=s.edition or game.default_edition,
-                          options=_options_in_force(s, game), viewpoint=verdict.player)
-    return build_resolution(report, answer, game, player=verdict.player, declared=verdict.action,
-                            action=real_action, revealed=revealed), report
+    if rules.reveal == "none":
+        revealed: list[str] = []
+        real_action = verdict.action
+    else:
+        to_real = {neutral: real for real, neutral in unknown_card_ids(s, s.viewpoint).items()}
+        named = set(_id_pattern(to_real).findall(verdict.action)) if to_real else set()
+        revealed = sorted(to_real[n] for n in named)
+        real_action = _swap_ids(verdict.action, {n: to_real[n] for n in named})
+    if rules.judged_on == "declarer_view" and not revealed:
+        truth = declared.verdict(s.viewpoint, real_action)
+    else:
+        cards = [c.model_copy(update={"hidden": False}) if c.id in revealed else c for c in s.cards]
+        shown = project(s.model_copy(update={"cards": cards}))  # the rest stays as the declarer sees it
+        answer = _solve(situation, s.game, situation_facts(shown, game), "check", time_limit,
+                        _expected(shown, game))
+        declared = build_report(answer, game, edition=s.edition or game.default_edition,
+                                options=_options_in_force(s, game), viewpoint=s.viewpoint)
+        truth = declared.verdict(s.viewpoint, real_action)
+    return build_resolution(truth, game, rules, player=s.viewpoint, declared=verdict.action, action=real_action,
+                            revealed=revealed), declared

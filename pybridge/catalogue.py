@@ -49,6 +49,19 @@ class Board:
 
 
 @dataclass(frozen=True)
+class ResolutionRules:
+    """How the game resolves a declared action (game.yaml ``resolution``): which hidden cards it
+    turns face up, what it is judged on, and the clauses each outcome cites."""
+
+    reveal: str                 # "declared" (the declaring card and its targets) or "none"
+    judged_on: str              # "truth" (the revealed cards as they are) or "declarer_view"
+    illegal_outcome: str        # the outcome of a declaration that proves illegal where judged
+    clauses: tuple[str, ...] = ()          # cited by every resolution
+    reveal_clauses: tuple[str, ...] = ()   # cited when the resolution reveals a card
+    illegal_clauses: tuple[str, ...] = ()  # cited when it proves illegal
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the bridge knows about one game, read from its data files."""
 
@@ -80,6 +93,7 @@ class Game:
     # predicates whose atoms are rare and whose cites reach far: the why layer is specialised to
     # the ones a situation has (pybridge.solve); the core declares its own
     witnesses: tuple[tuple[str, int], ...] = ()
+    resolution: ResolutionRules | None = None  # None: the game declares no resolution
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -210,7 +224,35 @@ def load_game(name: str) -> Game:
         active_while_hidden=tuple(meta.get("active_while_hidden", ())),
         board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
         witnesses=tuple(_signature(w) for w in meta.get("witnesses", ())),
+        resolution=_resolution(meta.get("resolution"), clauses),
     )
+
+
+RESOLUTION_CHOICES = {"reveal": ("declared", "none"), "judged_on": ("truth", "declarer_view"),
+                      "illegal_outcome": ("not executed but paid",)}
+RESOLUTION_CLAUSES = ("clauses", "reveal_clauses", "illegal_clauses")
+
+
+def _resolution(spec: Any, clauses: dict[str, Clause]) -> ResolutionRules | None:
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise JudgeError(f"game.yaml: resolution: expected a mapping, got {spec!r}")
+    for key in spec:
+        if key not in RESOLUTION_CHOICES and key not in RESOLUTION_CLAUSES:
+            close = difflib.get_close_matches(str(key), [*RESOLUTION_CHOICES, *RESOLUTION_CLAUSES], n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise JudgeError(f"game.yaml: resolution: unknown key {key!r}{hint}")
+    for key, allowed in RESOLUTION_CHOICES.items():
+        if spec.get(key) not in allowed:
+            raise JudgeError(f"game.yaml: resolution.{key}: expected one of "
+                             f"{', '.join(repr(a) for a in allowed)}, got {spec.get(key)!r}")
+    for key in RESOLUTION_CLAUSES:
+        for clause_id in spec.get(key) or ():
+            if str(clause_id) not in clauses:
+                raise JudgeError(f"game.yaml: resolution.{key}: clause {clause_id!r} is not in the catalogue")
+    return ResolutionRules(reveal=spec["reveal"], judged_on=spec["judged_on"], illegal_outcome=spec["illegal_outcome"],
+                           **{key: tuple(str(c) for c in spec.get(key) or ()) for key in RESOLUTION_CLAUSES})
 
 
 def _signature(text: str) -> tuple[str, int]:

@@ -27,7 +27,7 @@ from clingo import Symbol, SymbolType
 from pydantic import Field
 
 from pybridge import terms
-from pybridge.catalogue import Game
+from pybridge.catalogue import Game, ResolutionRules
 from pybridge.compiler import CLAUSE_ARGUMENT, PRINCIPLE_ARGUMENT
 from pybridge.solve import Answer
 from pybridge.terms import text
@@ -451,23 +451,22 @@ class Resolution:
     cites: Annotated[list[str], Field(description="Clause ids the outcome rests on, sorted.")]
     revealed: Annotated[list[str], Field(description="Hidden cards revealed by the declaration.")] = field(
         default_factory=list)
-    rule: Annotated[str | None, Field(description="The clause on declarations that prove illegal on reveal.")] = None
-    truth: Annotated[Verdict | None, Field(description="The verdict once the cards are revealed.")] = None
+    judged_on: Annotated[Literal["truth", "declarer_view"], Field(
+        description="What the action was judged on again: the revealed cards as they are (the rest as the "
+                    "declarer sees them), or the declarer's view unchanged.")] = "truth"
+    truth: Annotated[Verdict | None, Field(description="The verdict where the resolution is judged.")] = None
     clauses: dict[str, ClauseInfo] = field(default_factory=dict)
 
 
-def build_resolution(report: Report, answer: Answer, game: Game, *, player: str, declared: str, action: str,
-                     revealed: list[str]) -> Resolution:
-    """Executed if the action is legal against the truth; otherwise not executed but paid, citing the
-    game's clause for the principle ``illegal_on_reveal`` and every blocking clause."""
-    verdict = report.verdict(player, action)
-    if verdict is not None and verdict.verdict == "legal":
-        return Resolution(player=player, declared=declared, action=action, revealed=revealed,
-                          outcome="executed", cites=verdict.cites, truth=verdict,
-                          clauses=clause_infos(game, verdict.cites))
-    clause_id = answer.compiled.principles.get("illegal_on_reveal")
-    blocking = verdict.cites if verdict is not None else []
-    cites = sort_clause_ids(([clause_id] if clause_id else []) + blocking)
+def build_resolution(truth: Verdict | None, game: Game, rules: ResolutionRules, *, player: str, declared: str,
+                     action: str, revealed: list[str]) -> Resolution:
+    """Executed if the action is legal where the game judges it; otherwise the game's illegal outcome.
+    The cites: the game's resolution clauses (those of every resolution, of a reveal, of an illegal
+    outcome) and the verdict's own. No verdict there (the action no longer arises) is illegal."""
+    executed = truth is not None and truth.verdict == "legal"
+    cited = [*rules.clauses, *(rules.reveal_clauses if revealed else ()),
+             *(() if executed else rules.illegal_clauses), *(truth.cites if truth is not None else ())]
+    cites = sort_clause_ids(set(cited))
     return Resolution(player=player, declared=declared, action=action, revealed=revealed,
-                      outcome="not executed but paid", cites=cites, rule=clause_id, truth=verdict,
-                      clauses=clause_infos(game, cites))
+                      outcome="executed" if executed else rules.illegal_outcome, judged_on=rules.judged_on,
+                      cites=cites, truth=truth, clauses=clause_infos(game, cites))

@@ -239,9 +239,14 @@ def resolution_text(r: Resolution, report: Report | None = None, phrases: dict[s
     lines = [f"{_safe(r.player)}: {_safe(r.declared)} — {r.outcome.upper()}"]
     if r.revealed:
         lines.append(f"    revealed: {', '.join(_safe(c) for c in r.revealed)}; the action is {_safe(r.action)}")
-    if r.rule is not None:
-        lines.append(f"    {_clause(r.rule, r.clauses)}: an action that proves illegal on reveal is not carried out, "
-                     "but its cost is paid")
+    if r.judged_on == "truth":
+        lines.append("    judged again with the revealed cards face up; the other hidden cards stay unknown")
+    else:
+        lines.append(f"    judged on what {_safe(r.player)} may know: nothing is revealed")
+    own = set(r.truth.cites) if r.truth is not None else set()
+    for clause_id in r.cites:
+        if clause_id not in own:  # the game's clauses on resolving, with their headings
+            lines.append(f"    {_clause(clause_id, r.clauses)}")
     if r.truth is not None and report is not None:
         lines.extend("  " + line for line in verdict_text(r.truth, report, phrases))
     lines.append(f"    cites: {', '.join(r.cites)}")

@@ -32,11 +32,14 @@ def unknown_card_ids(situation: Situation, player: str) -> dict[str, str]:
     game = load_game(situation.game)
     public = set(game.public_when_hidden)
     unknown = [c for c in situation.cards if is_unknown_to(c, player, game)]
+    unknown_ids = {c.id for c in unknown}
 
     def public_key(card: Card) -> tuple:
         cell = card.cell
         side = (cell.side or card.controller) if cell else ""
-        shown = sorted((k, str(v)) for k, v in card.properties.items() if k in public and card.hidden)
+        # a public property naming another unknown card sorts alike whatever that card's real id
+        shown = sorted((k, "?" if k in game.card_properties and v in unknown_ids else str(v))
+                       for k, v in card.properties.items() if k in public and card.hidden)
         return (card.controller, card.owner or card.controller, card.zone, side,
                 cell.column if cell else 0, cell.row if cell else 0,
                 card.arrived if card.arrived is not None else -1, card.open, shown)
