@@ -272,7 +272,7 @@ def derive_vocabulary(game: Game, statements: list[Statement], values: int) -> V
             elif len(parts) == 2 and parts[0] is None and parts[1] is not None:
                 for feature in v.features:
                     v.effects.add(F(kind.name, [F(feature), parts[1]]))
-    return _declared(v, load_vocabulary(game.name))
+    return _declared(v, load_vocabulary(game.name), values)
 
 
 class _Refused(Exception):
@@ -291,7 +291,7 @@ def _python(symbol: clingo.Symbol) -> Any:
     return symbol.name if not symbol.arguments else str(symbol)
 
 
-def _declared(v: Vocabulary, game: GameVocabulary) -> Vocabulary:
+def _declared(v: Vocabulary, game: GameVocabulary, values: int) -> Vocabulary:
     """Only the words the game's vocabulary declares, with the forms it admits: a generated
     situation must pass the same validation a user's does. (A word the rules name but the
     vocabulary lacks is a gap `lint` reports; the search does not invent it.)"""
@@ -318,7 +318,11 @@ def _declared(v: Vocabulary, game: GameVocabulary) -> Vocabulary:
                                                   (), _refuse, Context()))
 
     def numeric(key: str, length: int) -> bool:
-        return key in game.properties and game.accepts(game.properties[key].type, [1] * length if length else 1)
+        """The key takes every number the generator may give it (0 .. values, as lists where listed)."""
+        if key not in game.properties:
+            return False
+        declared = game.properties[key].type
+        return all(game.accepts(declared, [n] * length if length else n) for n in range(values + 1))
 
     features = {f for f in v.features if f in game.features}
     return Vocabulary(
