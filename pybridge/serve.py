@@ -21,7 +21,7 @@ import socket
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -105,7 +105,8 @@ class Judged:
     situation: Situation  # as asked: the overrides applied, not projected
     report: Report
     game: Game
-    trees: Report | None = None  # the same judgement with its graph, made when a verdict is opened
+    # verdict index -> that verdict's graph (api.explain), made when the verdict is first opened
+    trees: dict[int, Report] = field(default_factory=dict)
 
 
 class Stale(Exception):
@@ -196,10 +197,17 @@ class Judge:
         verdicts = judged.report.verdicts
         if not 0 <= index < len(verdicts):
             return {"ok": False, "error": {"message": "no such verdict; judge the text again", "where": "text"}}
-        with self._lock:  # the graph is made once per judgement, when a verdict is first opened
-            if judged.trees is None:
-                judged.trees = api.check(judged.situation, time_limit=self.time_limit, trees=True)
-        tree = verdict_tree(judged.trees, judged.trees.verdicts[index], judged.game)
+        with self._lock:  # a verdict's graph is made once, when it is first opened
+            if index not in judged.trees:
+                wanted = verdicts[index]
+                report = api.explain(judged.situation, wanted.action, time_limit=self.time_limit)
+                if (report.verdicts[0].player, report.verdicts[0].action) != (wanted.player, wanted.action):
+                    # the same action of another player explained first: take every graph instead
+                    whole = api.check(judged.situation, time_limit=self.time_limit, trees=True)
+                    report = replace(whole, verdicts=[whole.verdicts[index]])
+                judged.trees[index] = report
+        explained = judged.trees[index]
+        tree = verdict_tree(explained, explained.verdicts[0], judged.game)
         return {"ok": True, "tree": tree, "clauses": clauses_of(tree, judged.game)}
 
     def move(self, ask: Ask, card: str, cell: dict[str, Any]) -> dict[str, Any]:
