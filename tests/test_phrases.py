@@ -239,6 +239,10 @@ def verdict_lines(path: str, action: str, **kwargs) -> list[str]:
     ("berserk/513/axe-rule-card-permits-second-attack.yaml", "strike_attack(vail, foe)",
      "    107.2 (Strike attack) would forbid it (once_per_turn), but axe-rule (Axe rule: card text beats the"
      " rules) overrides that condition: card text that says it overrides a rule wins over it"),
+    # a clause stating two principles (Magic's card text) lifts a prohibition as an exception
+    ("mtg/xmage/facedown/testBaneAlleyBroker-owner.yaml", "look_at(exiled)",
+     "    406.3 (Cards exiled face down) would forbid it, but model:card-text (Card text binds) overrides it:"
+     " the clause makes an exception to the prohibition"),
 ])
 @pytest.mark.parametrize("trees", [False, True], ids=["check", "trees"])
 def test_a_verdict_says_the_principle_that_decided_it(path, action, line, trees):
