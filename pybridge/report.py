@@ -169,7 +169,7 @@ def _failed_condition(report: Report, node_id: str, phrases: Mapping[str, str]) 
 
 
 def verdict_text(v: Verdict, report: Report, phrases: Mapping[str, str] | None = None) -> list[str]:
-    phrases = phrases or {}
+    phrases = {} if phrases is None else phrases
     clauses = report.clauses
     head = f"{_safe(v.player)}: {_safe(v.action)} — {v.verdict.upper() if v.verdict != 'impossible' else 'NOT POSSIBLE'}"
     if v.certainty == "some":
@@ -221,12 +221,14 @@ def _principle(name: str | None, phrases: Mapping[str, str]) -> str:
 
 
 def set_aside_text(o: OverriddenEffect, report: Report, phrases: Mapping[str, str], *, start: str = "effect") -> str:
+    """An effect a principle set aside, what set it aside, and what the principle decides."""
     rule = f" — {_clause(o.clause, report.clauses)}" if o.clause else ""
     return (f"{start} {_safe(o.effect)} is set aside because of {_safe(o.by)}: "
             f"{_principle(o.principle, phrases)}{rule}")
 
 
 def clamp_text(c: Clamp, report: Report) -> str:
+    """A value the zero rule raised to 0."""
     which = f" (value no. {c.index})" if c.index else ""
     return (f"{_safe(c.card)}'s {_safe(c.value)}{which} comes to {c.computed} after modifiers and counts as 0"
             f" — {_clause(c.clause, report.clauses)}")
@@ -234,8 +236,8 @@ def clamp_text(c: Clamp, report: Report) -> str:
 
 def _explained(report: Report, phrases: Mapping[str, str]) -> dict[str, list[str]]:
     """Principle clause -> what the report says it decided (effects set aside, values clamped). Read
-    off the report's own lists, so plain ``check`` words it without the graph; a verdict citing the
-    clause rests on it, the report does not say which of them its own derivation met."""
+    off the report's own lists, so plain ``check`` words it without the graph. A verdict citing the
+    clause is told every item under it: the lists do not say which its own derivation met."""
     found: dict[str, list[str]] = {}
     for o in report.overridden_effects:
         if o.clause:
@@ -246,7 +248,7 @@ def _explained(report: Report, phrases: Mapping[str, str]) -> dict[str, list[str
 
 
 def report_text(report: Report, *, title: str = "", phrases: Mapping[str, str] | None = None) -> str:
-    phrases = phrases or {}
+    phrases = {} if phrases is None else phrases
     options = ", ".join(f"{k}={v}" for k, v in report.options.items())
     lines = [f"{title or report.game}: edition {report.edition}; options: {options or 'none'}",
              f"Asked by: {_safe(report.viewpoint)}", ""]
@@ -269,7 +271,7 @@ def tree_text(report: Report, node_id: str, indent: int = 0, seen: set[str] | No
               phrases: Mapping[str, str] | None = None) -> list[str]:
     """An indented tree; a node already shown is not expanded again."""
     seen = set() if seen is None else seen
-    phrases = phrases or {}
+    phrases = {} if phrases is None else phrases
     node = report.nodes[node_id]
     pad = "  " * indent
     said = phrase(node, phrases)

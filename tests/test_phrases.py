@@ -4,6 +4,7 @@ derive, has a phrase; every atom a report shows for a ruling file or example is 
 (check, the justification trees, explain of an action that is not possible) shows no raw solver
 term; a verdict resting on a principle says on its own lines what that principle decided."""
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -12,10 +13,10 @@ import yaml
 from clingo import ast
 
 from pybridge.api import check, explain, normalise_action
-from pybridge.catalogue import load_game
+from pybridge.catalogue import Phrases, load_game
 from pybridge.compiler import parse_rules
 from pybridge.encodings import asp_root, entry_file, known_games
-from pybridge.report import explain_text, report_text, verdict_text
+from pybridge.report import explain_text, report_text, say_term, verdict_text
 from pybridge.rulings import ruling_files
 from pybridge.situation import load_situation
 
@@ -147,44 +148,52 @@ def test_every_principle_is_said_in_words(game):
     assert named and sorted(named - set(loaded.phrases.principles)) == []
 
 
+def test_terms_are_worded_inside_out_and_anything_else_as_written():
+    phrases = Phrases({}, terms={"then/1": "then {0}", "open/1": "{0} opens", "magic_ability/0": "a magic ability",
+                                 "gets/2": "{0} gets {1}"})
+    assert say_term("then(open(archer))", phrases) == "then archer opens"
+    assert say_term("gets(dzara, magic_ability)", phrases) == "dzara gets a magic ability"
+    assert say_term("magic_ability", phrases) == "a magic ability"
+    for as_written in ("strike_attack(vail, foe)", "open(a, b)", "open(archer", "open(a))(", "hidden@p2:3.1", "-2",
+                       "feature:shot", "(a, b)", "Grizzly Bears"):
+        assert say_term(as_written, phrases) == as_written
+    assert say_term("then(open(archer))", {}) == "then(open(archer))"
+
+
 # --------------------------------------------------------------------------
 # What reports show, for every ruling file and example
+
+
+TERM_START = re.compile(r"(?<![\w@:.#'-])[a-z_][A-Za-z0-9_']*\(")
 
 
 def raw_terms(text: str, actions: dict[str, int]) -> list[str]:
     """Solver terms written as such in the text: name(...) that is not an action of the game (an
     action keeps the name it is asked by)."""
     found = []
-    at = 0
-    while True:
-        start = _next_term(text, at)
-        if start is None:
-            return found
-        name_end = text.index("(", start)
-        depth, args, end = 0, 1, None
-        for i in range(name_end, len(text)):
-            if text[i] == "(":
+    for match in TERM_START.finditer(text):
+        opening = match.end() - 1
+        depth, arity, end = 0, 1, len(text)
+        for at in range(opening, len(text)):
+            if text[at] == "(":
                 depth += 1
-            elif text[i] == ")":
+            elif text[at] == ")":
                 depth -= 1
                 if depth == 0:
-                    end = i + 1
+                    end = at + 1
                     break
-            elif text[i] == "," and depth == 1:
-                args += 1
-        term = text[start:end or len(text)]
-        if actions.get(text[start:name_end]) != args:
-            found.append(term)
-        at = name_end + 1
+            elif text[at] == "," and depth == 1:
+                arity += 1
+        if actions.get(text[match.start():opening]) != arity:
+            found.append(text[match.start():end])
+    return found
 
 
-def _next_term(text: str, at: int) -> int | None:
-    import re
-    match = re.compile(r"(?<![\w@:.#'-])[a-z_][A-Za-z0-9_']*\(").search(text, at)
-    return match.start() if match else None
+def test_the_raw_term_check_tells_a_term_from_an_action():
+    text = "forbidden, because hero(lord); pending_attack(a2, x); p1 may do shot(elf, foe), close(elf)"
+    assert raw_terms(text, {"shot": 2, "close": 2}) == ["hero(lord)", "pending_attack(a2, x)", "close(elf)"]
 
 
-@cache
 def reports(path: Path):
     """The reports a reader may see for this file: check with every tree, and explain of each
     action the ruling expects not to be possible (check does not list it)."""
