@@ -12,7 +12,7 @@ from pybridge.catalogue import load_game
 from pybridge.errors import JudgeError
 from pybridge.facts import render_facts, situation_facts
 from pybridge.justify import (Cites, Report, Resolution, build_report, build_resolution, finish, group,
-                              verdict_of)
+                              lifting_principles, verdict_of)
 from pybridge.situation import Situation, check_against_game, load_situation
 from pybridge.solve import EffectShape, expected_witnesses, solve
 from pybridge.terms import text
@@ -111,7 +111,7 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
     keys = [k for k in grouped.by["candidate"] if normalise_action(text(k[1])) == wanted]
     keys.sort(key=lambda k: (text(k[0]) != s.viewpoint, text(k[0])))  # the asker's own action first
     cites = Cites(game, answer.compiled.principles)
-    principle_of = {clause: name for name, clause in answer.compiled.principles.items()}
+    principle_of = lifting_principles(answer.compiled.principles)
     try:
         if keys:
             graph = Graph(answer, game, cites)

@@ -60,6 +60,19 @@ class ResolutionRules:
     illegal_clauses: tuple[str, ...] = ()  # cited when it proves illegal
 
 
+class Phrases(dict):
+    """How reports word what the solver says (phrases.yaml, the core's then the game's). The mapping
+    itself words atoms: "name/arity" -> a sentence over the arguments {0}, {1}, ...; ``terms`` words
+    the terms an atom carries as arguments the same way (a consequence, an effect's kind, a property
+    assumed of a hidden card); ``principles`` says in words what each principle decides."""
+
+    def __init__(self, atoms: dict[str, str] | None = None, *, terms: dict[str, str] | None = None,
+                 principles: dict[str, str] | None = None):
+        super().__init__(atoms or {})
+        self.terms: dict[str, str] = dict(terms or {})
+        self.principles: dict[str, str] = dict(principles or {})
+
+
 @dataclass(frozen=True)
 class Game:
     """Everything the bridge knows about one game, read from its data files."""
@@ -87,8 +100,8 @@ class Game:
     active_while_hidden: tuple[str, ...] = ()
     # properties whose value is the id of another card of the situation (type card in the vocabulary)
     card_properties: tuple[str, ...] = ()
-    # "name/arity" -> a sentence template over {0}, {1}, ... (core phrases, then the game's)
-    phrases: dict[str, str] = field(default_factory=dict)
+    # how reports word atoms, terms and principles (core phrases, then the game's)
+    phrases: Phrases = field(default_factory=Phrases)
     # predicates whose atoms are rare and whose cites reach far: the why layer is specialised to
     # the ones a situation has (pybridge.solve); the core declares its own
     witnesses: tuple[tuple[str, int], ...] = ()
@@ -143,12 +156,14 @@ def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
     return result
 
 
-def _phrases(directory: Path) -> dict[str, str]:
-    phrases: dict[str, str] = {}
+def _phrases(directory: Path) -> Phrases:
+    sections: dict[str, dict[str, str]] = {"phrases": {}, "terms": {}, "principles": {}}
     for path in (asp_root() / "core" / "phrases.yaml", directory / "phrases.yaml"):
         if path.is_file():
-            phrases.update({str(k): str(v) for k, v in (read_game_yaml(path) or {}).get("phrases", {}).items()})
-    return phrases
+            data = read_game_yaml(path) or {}
+            for name, found in sections.items():
+                found.update({str(k): str(v) for k, v in (data.get(name) or {}).items()})
+    return Phrases(sections["phrases"], terms=sections["terms"], principles=sections["principles"])
 
 
 def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:

@@ -298,7 +298,7 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
     answer of the trees program) the justification graph of every verdict, expanded in full."""
     grouped = group(answer)
     cites = Cites(game, answer.compiled.principles)
-    principle_of = {clause: name for name, clause in answer.compiled.principles.items()}
+    principle_of = lifting_principles(answer.compiled.principles)
     graph = None
     if trees:
         from pybridge.graph import Graph  # the full graph, only when asked for
@@ -356,6 +356,16 @@ def finish(answer: Answer, game: Game, verdicts: list[Verdict], *, edition: str,
         overridden_effects=overridden,
         unresolved=[[text(a.arguments[0]), text(a.arguments[1])] for a in sorted(shown.get("unresolved", ()))],
         clamped=clamps)
+
+
+def lifting_principles(principles: dict[str, str]) -> dict[str, str]:
+    """Clause -> the principle it states, for a reason that clause lifted or waived. A clause stating
+    two principles (Magic's card text: prohibition and obligation) names neither: it lifts as an
+    exception."""
+    stated: dict[str, list[str]] = defaultdict(list)
+    for name, clause in principles.items():
+        stated[clause].append(name)
+    return {clause: names[0] for clause, names in stated.items() if len(names) == 1}
 
 
 def verdict_of(key: tuple, g: Grouped, cites: Cites, principle_of: dict[str, str]) -> Verdict:
