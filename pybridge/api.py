@@ -11,7 +11,6 @@ from clingo import Function, Number, String, Symbol
 from pybridge.catalogue import load_game
 from pybridge.errors import JudgeError
 from pybridge.facts import render_facts, situation_facts
-from pybridge.graph import Graph, impossible
 from pybridge.justify import (Cites, Report, Resolution, build_report, build_resolution, finish, group,
                               verdict_of)
 from pybridge.situation import Situation, check_against_game, load_situation
@@ -101,6 +100,8 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
     """The verdict on one action with its full justification graph: a report of that verdict alone.
     An action the situation does not list (not possible under the game's definitions) is answered as
     impossible, with the definition it fails."""
+    from pybridge.graph import Graph, impossible  # the full graph: only explain and trees need it
+
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
     viewed = project(s)

@@ -9,8 +9,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from pybridge.cache import read_game_yaml
 from pybridge.encodings import asp_root, game_dir
 from pybridge.errors import JudgeError
 from pybridge.vocabulary import Vocabulary, load_vocabulary
@@ -125,20 +124,6 @@ class Game:
             ) from None
 
 
-# The game's own files are trusted and read on every start: use libyaml's loader where present.
-_TRUSTED_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _read_yaml(path: Path) -> Any:
-    try:
-        with path.open(encoding="utf-8") as handle:
-            return yaml.load(handle, Loader=_TRUSTED_LOADER)
-    except FileNotFoundError:
-        raise JudgeError("file not found", source=path.name) from None
-    except yaml.YAMLError as exc:
-        raise JudgeError(f"not valid YAML: {exc}", source=path.name) from None
-
-
 def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
     result: dict[str, Clause] = {}
     for item in data.get("clauses", []):
@@ -162,7 +147,7 @@ def _phrases(directory: Path) -> dict[str, str]:
     phrases: dict[str, str] = {}
     for path in (asp_root() / "core" / "phrases.yaml", directory / "phrases.yaml"):
         if path.is_file():
-            phrases.update({str(k): str(v) for k, v in (_read_yaml(path) or {}).get("phrases", {}).items()})
+            phrases.update({str(k): str(v) for k, v in (read_game_yaml(path) or {}).get("phrases", {}).items()})
     return phrases
 
 
@@ -175,7 +160,7 @@ def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:
     found_in: dict[str, str] = {}
     for path in paths:
         where = path.relative_to(directory).as_posix()
-        data = _read_yaml(path) or {}
+        data = read_game_yaml(path) or {}
         for entry in data.get("cards") or []:
             name = str(entry["name"])
             if name in found_in:
@@ -189,9 +174,9 @@ def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:
 @cache
 def load_game(name: str) -> Game:
     directory = game_dir(name)
-    meta = _read_yaml(directory / "game.yaml")
-    clauses = _clauses(_read_yaml(asp_root() / "core" / "clauses.yaml"))
-    game_clauses = _read_yaml(directory / meta.get("clauses", "clauses.yaml"))
+    meta = read_game_yaml(directory / "game.yaml")
+    clauses = _clauses(read_game_yaml(asp_root() / "core" / "clauses.yaml"))
+    game_clauses = read_game_yaml(directory / meta.get("clauses", "clauses.yaml"))
     clauses.update(_clauses(game_clauses))
     examples = {str(e["id"]): e for e in game_clauses.get("examples", []) or []}
     cards = _cards(directory, meta.get("cards"))

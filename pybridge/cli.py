@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
 from pybridge import api
 from pybridge import batch as batch_run
@@ -501,6 +500,8 @@ def _checked(stack: contextlib.ExitStack, tasks, total: int | None, settings: ba
              summary: batch_run.Summary, *, jobs, chunk, recycle, executor, scheduler):
     """Outcomes of the tasks in order, on the chosen workers, with a progress bar on a terminal
     (standard error; none when it is not a terminal). The stack closes the workers."""
+    from tqdm import tqdm  # the progress bar: imported only where a batch runs
+
     pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
     chunk = chunk or batch_run.chunk_size(total, pool.jobs)
     progress = stack.enter_context(tqdm(total=total, unit="situation", file=sys.stderr, disable=None,

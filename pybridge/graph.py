@@ -42,7 +42,7 @@ class Graph:
         self.near_by_rule: dict[int, list[NearRule]] = defaultdict(list)
         for record in answer.compiled.near:
             self.near_by_rule[record.rule].append(record)
-        self._records: dict[str, dict[tuple, list[dict[str, Symbol]]]] = {}
+        self._records: dict[str, dict[tuple, list[list[Symbol]]]] = {}
         self._builders: dict[tuple, object] = {}
         self._expanded: set[str] = set()
         self._cites: dict[str, frozenset[str]] = {}
@@ -53,12 +53,15 @@ class Graph:
     # ---- records
 
     def _index(self, name: str, variables: tuple[str, ...], keys: tuple[str, ...]):
+        """The records of ``name`` by the values of ``keys`` (a record's arguments are its rule's
+        variables in order); bindings are made only for the records a lookup finds."""
         index = self._records.get(name)
         if index is None:
             index = defaultdict(list)
+            positions = [variables.index(k) if k in variables else None for k in keys]
             for atom in self.answer.lookup(name, len(variables)):
-                bindings = dict(zip(variables, atom.arguments))
-                index[tuple(bindings.get(k) for k in keys)].append(bindings)
+                args = atom.arguments
+                index[tuple(None if i is None else args[i] for i in positions)].append(args)
             self._records[name] = index
         return index
 
@@ -69,7 +72,7 @@ class Graph:
             return []
         keys = tuple(v for v in terms.variables(rule.head_pattern) if v in bindings)
         index = self._index(name, rule.variables, keys)
-        found = index.get(tuple(bindings[k] for k in keys), [])
+        found = [dict(zip(rule.variables, args)) for args in index.get(tuple(bindings[k] for k in keys), ())]
         if _computed(rule.head_pattern):  # arithmetic in the head: rebuild it and compare
             build = self._builder(rule.head_pattern)
             matching = []

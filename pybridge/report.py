@@ -5,26 +5,37 @@ character never reaches the terminal raw, so a report line cannot be forged."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import dataclasses
+import json
 from typing import Any
-
-from pydantic import TypeAdapter
 
 from pybridge.justify import ClauseInfo, Node, Report, Resolution, Verdict
 
-
-@lru_cache(maxsize=None)
-def _adapter(kind: type) -> TypeAdapter:
-    return TypeAdapter(kind)
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def to_data(result: Any) -> Any:
-    """A result as plain JSON data (dicts, lists, strings, numbers)."""
-    return _adapter(type(result)).dump_python(result, mode="json")
+    """A result as plain JSON data (dicts, lists, strings, numbers), fields in their declared order:
+    what the schemas in schema/ describe (pydantic makes those from the same dataclasses)."""
+    kind = type(result)
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(result):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(result))
+    if names is not None:
+        return {name: to_data(getattr(result, name)) for name in names}
+    if kind is list or kind is tuple:
+        return [to_data(item) for item in result]
+    if kind is dict:
+        return {key: to_data(value) for key, value in result.items()}
+    return result
 
 
-def to_json(result: Any, *, indent: int | None = 2) -> str:
-    return _adapter(type(result)).dump_json(result, indent=indent).decode("utf-8")
+def to_json(result: Any, *, indent: int | None = None) -> str:
+    """A result as JSON text: compact by default (json's C encoder; a pydantic adapter would cost
+    more to build in a new process than the whole dump), indented when asked."""
+    if indent is None:
+        return json.dumps(to_data(result), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(to_data(result), ensure_ascii=False, indent=indent)
 
 
 def verdict_graph(report: Report, verdict: Verdict) -> dict:

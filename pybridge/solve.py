@@ -2,10 +2,10 @@
 ground, solve, and hand back what justify reads.
 
 The rules are compiled once per content of ``asp/`` (:mod:`pybridge.compiler`)
-and kept in memory and in a cache folder, so a long-lived process pays
-nothing per situation for them and a new process only reads a file. Facts
-go in through clingo's backend as Symbols (user text never becomes program
-text).
+and kept in memory (parsed) and in the cache folder (:mod:`pybridge.cache`), so a
+long-lived process pays nothing per situation for them and a new process only
+reads a file. Facts are built as clingo Symbols and go in as clingo prints
+them (user text never becomes program text).
 
 The why layer is specialised: with no effects in a situation, nothing can
 set an effect aside, replace a property or push a value below zero, so the
@@ -17,21 +17,17 @@ guess, only the time does."""
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-import tempfile
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from pathlib import Path
 from typing import Iterable
 
 import clingo
 from clingo import ast
 
-from pybridge import limits
+from pybridge import cache, limits
 from pybridge.catalogue import Game, load_game
 from pybridge.compiler import Compiled, Signature, asp_digest, compile_game
 from pybridge.encodings import entry_file
@@ -40,7 +36,6 @@ from pybridge.errors import JudgeError
 log = logging.getLogger(__name__)
 
 DEFAULT_TIME_LIMIT = limits.DEFAULTS.time_limit  # the default; see pybridge/limits.py
-CACHE_VARIABLE = "CCG_JUDGE_CACHE"
 # Core witness predicates (asp/core/effects.lp): they hold only where effects are in play.
 CORE_WITNESSES: frozenset[Signature] = frozenset({("ignored", 3), ("set_aside", 1), ("replacement", 3),
                                                    ("below_zero", 4)})
@@ -55,14 +50,6 @@ def _logger(code: clingo.MessageCode, message: str) -> None:
 
 # --------------------------------------------------------------------------
 # Compiled programs: in memory, then in the cache folder, then compiled
-
-
-def cache_dir() -> Path | None:
-    configured = os.environ.get(CACHE_VARIABLE)
-    if configured is not None:
-        return Path(configured) if configured.strip() else None  # empty: no cache folder
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ccg-judge"
 
 
 @lru_cache(maxsize=1)
@@ -81,32 +68,19 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
     the witnesses in ``absent`` having no atoms; ``near`` adds the near misses."""
     game = load_game(game_name)
     key = "-".join([game_name, mode, _digest()] + sorted(f"{n}.{a}" for n, a in absent))
-    folder = cache_dir()
-    path = folder / f"{key}.json" if folder is not None else None
     compiled = None
-    if path is not None and path.is_file():
+    data = cache.read_json(f"{key}.json")
+    if data is not None:
         try:
-            compiled = Compiled.from_data(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError, TypeError) as exc:  # a broken cache file is rebuilt
-            log.info("ignoring cache file %s: %s", path.name, exc)
+            compiled = Compiled.from_data(data)
+        except (ValueError, KeyError, TypeError) as exc:  # a broken cache entry is made again
+            log.info("ignoring the cached program %s: %s", key, exc)
     if compiled is None:
         compiled = compile_game(game_name, entry_file(game_name, game.entry), mode=mode,
                                 clause_kind=game.clause_kind, principle_of_banner=game.principle_of,
                                 witnesses=witnesses(game), absent=absent)
-        if path is not None:
-            _write_cache(path, compiled)
+        cache.write_json(f"{key}.json", compiled.to_data())
     return compiled
-
-
-def _write_cache(path: Path, compiled: Compiled) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(compiled.to_data(), out)
-        os.replace(temporary, path)  # atomic: concurrent processes never read half a file
-    except OSError as exc:
-        log.info("cannot write the rules cache %s: %s", path.parent, exc)
 
 
 # --------------------------------------------------------------------------

@@ -21,8 +21,7 @@ from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Any, Callable, Iterable, Mapping, NoReturn
 
-import yaml
-
+from pybridge.cache import read_game_yaml
 from pybridge.encodings import game_dir
 from pybridge.errors import JudgeError
 
@@ -759,13 +758,9 @@ class _Reader:
 def load_vocabulary(game: str) -> Vocabulary:
     """The game's vocabulary, read once per process."""
     path = game_dir(game) / FILE_NAME
-    try:
-        with path.open(encoding="utf-8") as handle:
-            data = yaml.safe_load(handle) or {}
-    except FileNotFoundError:
-        raise JudgeError(f"the game {game!r} has no {FILE_NAME}", source=f"asp/{game}") from None
-    except yaml.YAMLError as exc:
-        raise JudgeError(f"not valid YAML: {exc}", source=f"asp/{game}/{FILE_NAME}") from None
+    if not path.is_file():
+        raise JudgeError(f"the game {game!r} has no {FILE_NAME}", source=f"asp/{game}")
+    data = read_game_yaml(path, source=f"asp/{game}/{FILE_NAME}") or {}
     return _Reader(game, data).read()
 
 

@@ -106,6 +106,10 @@ FEATURE_POSITIONS = [("has_feature", 2, 1), ("printed_feature", 2, 1), ("feature
                      ("ability", 2, 1), ("kept_ability", 2, 1), ("copiable_ability", 2, 1), ("granted", 3, 1),
                      ("would_lack", 2, 1), ("face_up_keyword", 2, 1), ("turn_up_keyword", 1, 0),
                      ("trigger_met", 2, 1), ("declare_trigger", 2, 1), ("condition_met", 2, 1)]
+# Where the rules read a feature's parameter (card, feature, key, value in the first four
+# arguments): the input itself, and Magic's twins of it for the abilities an object has now
+# (ability_param) and for the filter of a trigger (watch_param).
+PARAM_READERS = [("feature_param", 4), ("ability_param", 4), ("watch_param", 5)]
 PROPERTY_POSITIONS = [("property", 3, 1), ("has_property", 3, 1), ("base_value", 4, 1), ("value", 4, 1)]
 SECTION_POSITIONS = {
     "protections": [("protection", 2, 1), ("has_protection", 2, 1), ("complex_protection", 2, 0),
@@ -133,11 +137,13 @@ def test_every_feature_the_rules_name_is_declared(game_rules):
     assert not undeclared, f"{game}: features the rules use but the vocabulary does not declare: {sorted(undeclared)}"
 
 
+def param_reads(terms: list[Term]) -> list[Term]:
+    return [t for t in terms if (t.name, len(t.args)) in PARAM_READERS]
+
+
 def test_every_feature_parameter_the_rules_read_is_declared_with_its_type(game_rules):
     game, vocabulary, terms = game_rules
-    for t in terms:
-        if t.name != "feature_param" or len(t.args) != 4:
-            continue
+    for t in param_reads(terms):
         features = constants(t.args[1]) or list(vocabulary.features)  # a variable: any feature
         for key in constants(t.args[2]):
             having = [f for f in features if key in vocabulary.features[f].params]
@@ -253,18 +259,22 @@ def test_targeted_kinds_are_those_the_rules_give_a_target(game_rules):
 def test_modelled_words_are_read_by_the_rules(game_rules):
     game, vocabulary, terms = game_rules
     words = every_word(terms)
-    generic = {key for t in terms if t.name == "feature_param" and len(t.args) == 4 and t.args[1] is None
-               for key in constants(t.args[2])}
-    read = {(f, key) for t in terms if t.name == "feature_param" and len(t.args) == 4
-            for f in constants(t.args[1]) for key in constants(t.args[2])}
+    reads = param_reads(terms)
+    generic = {key for t in reads if t.args[1] is None for key in constants(t.args[2])}
+    read = {(f, key) for t in reads for f in constants(t.args[1]) for key in constants(t.args[2])}
+    # A named feature's parameter read under a variable key (power or toughness: strength_key(K)).
+    any_key = {f for t in reads if t.args[2] is None for f in constants(t.args[1])}
+
+    def is_read(feature: str, param: str) -> bool:
+        return param in generic or (feature, param) in read or feature in any_key
+
     problems = []
     for feature in vocabulary.features.values():
-        params_read = [p for p in feature.params.values() if p.modelled
-                       and (p.name in generic or (feature.name, p.name) in read)]
+        params_read = [p for p in feature.params.values() if p.modelled and is_read(feature.name, p.name)]
         if feature.modelled and feature.name not in words and not params_read:
             problems.append(f"feature {feature.name} (neither it nor a parameter of it is read)")
         for param in feature.params.values():
-            if param.modelled and param.name not in generic and (feature.name, param.name) not in read:
+            if param.modelled and not is_read(feature.name, param.name):
                 problems.append(f"parameter {param.name} of {feature.name}")
     sections = {"properties": vocabulary.properties, "history": vocabulary.history,
                 "protections": vocabulary.protections, "markers": vocabulary.markers,
