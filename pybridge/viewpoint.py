@@ -7,7 +7,7 @@ unknown card keeps only public facts: its controller, owner, zone, cell,
 open/closed state, arrival turn and the properties the game declares public
 (``public_when_hidden``); its id becomes a neutral one made from those
 facts (``hidden@p2:3.1`` for a cell, ``hidden@p2:hand#1`` otherwise);
-effects its own text created disappear. Everything the solver sees for a
+effects its constant features created disappear (those an action made stay). Everything the solver sees for a
 player is built from this projection, so no verdict or justification can
 depend on, or mention, what the card really is.
 """
@@ -89,13 +89,15 @@ def project(situation: Situation, player: str | None = None) -> Situation:
         cards.append(card)
     neutral_ids = set(renamed.values())
     cards.sort(key=lambda c: (c.id in neutral_ids, c.id if c.id in neutral_ids else ""))
-    # Effects an unknown card's text made are dropped, except those of the features the game
-    # says work while the card is hidden (Berserk: stealth, 532.4): they act on the game.
+    # Effects an unknown card's constant features made are its text at work, and are dropped,
+    # except those of the features the game says work while the card is hidden (Berserk:
+    # stealth, 532.4): they act on the game. An effect an action or a trigger made (not
+    # constant) was made in the open, and stays: it is a fact of the board the viewer saw.
     effects = [
         e.model_copy(update={"target": renamed.get(e.target, e.target),
                              "source": renamed.get(e.source, e.source) if e.source else None})
         for e in situation.effects
-        if e.source not in renamed or e.feature in game.active_while_hidden
+        if e.source not in renamed or not e.constant or e.feature in game.active_while_hidden
     ]
     history = [
         h.model_copy(update={"actor": renamed.get(h.actor, h.actor),

@@ -172,3 +172,23 @@ def test_magic_resolve_at_a_visible_permanent_names_no_face_down_permanent():
     assert "secret-" not in outputs[0]
     for name in ("Exalted Angel", "Dryad Arbor"):
         assert name not in outputs[0]
+# (e) -----------------------------------------------------------------------
+
+def test_the_viewers_view_keeps_a_non_constant_effect_on_their_own_card():
+    """An effect on p1's archer that forbids its shots, made by p2's hidden card by an action (not a
+    constant feature). The projection used to drop it from p1's view along with the card's text:
+    as p1 the shot was legal, as p2 illegal by 514.2, and resolve then said 'not executed'.
+    Both players see the archer and the visible foe: they must agree on the shot at the foe."""
+    hex_effect = {"id": "hex", "target": "archer", "kind": "forbid", "what": "shot", "timestamp": 4,
+                  "source": "secret-plain", "constant": False}
+    data = _berserk(PLAIN, cards=[
+        ARCHER,
+        {"id": "foe", "card": "Вайл", "controller": "p2", "cell": {"column": 2, "row": 1}, "arrived": 2},
+        {**PLAIN, "controller": "p2", "cell": {"column": 3, "row": 1}, "hidden": True},
+    ], effects=[hex_effect])
+    verdicts = {player: check(situation_from_data(data), player=player).verdict("p1", "shot(archer, foe)")
+                for player in ("p1", "p2")}
+    assert (verdicts["p1"].verdict, verdicts["p1"].cites) == (verdicts["p2"].verdict, verdicts["p2"].cites)
+    assert verdicts["p1"].verdict == "illegal" and "514.2" in verdicts["p1"].cites
+    refused = _resolved(data, "shot(archer, foe)")
+    assert refused.startswith("error: ") and "illegal" in refused
