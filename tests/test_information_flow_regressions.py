@@ -8,6 +8,7 @@ The generated property over every command is in test_information_flow_commands.p
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from contextlib import contextmanager
@@ -192,3 +193,39 @@ def test_the_viewers_view_keeps_a_non_constant_effect_on_their_own_card():
     assert verdicts["p1"].verdict == "illegal" and "514.2" in verdicts["p1"].cites
     refused = _resolved(data, "shot(archer, foe)")
     assert refused.startswith("error: ") and "illegal" in refused
+
+
+# Numbering by what the viewer sees, not by the order of the file ---------------
+
+def _orders(data: dict, unknown_ids: list[str]):
+    """The situation with its unknown cards listed in every order (the rest stays in place)."""
+    slots = [i for i, card in enumerate(data["cards"]) if card["id"] in unknown_ids]
+    for order in itertools.permutations([data["cards"][i] for i in slots]):
+        cards = list(data["cards"])
+        for slot, card in zip(slots, order):
+            cards[slot] = card
+        yield {**data, "cards": cards}
+
+
+HAND_CARDS = {"game": "berserk", "viewpoint": "p1", "players": PLAYERS, "turn": P1_TURN,
+              "cards": [ARCHER,
+                        {"id": "secret-one", "card": "Ядовитое пламя", "controller": "p2", "zone": "hand"},
+                        {"id": "secret-two", "card": "Вайл", "controller": "p2", "zone": "hand"},
+                        {"id": "secret-three", "card": "Вайл", "controller": "p2", "zone": "hand"}],
+              # an effect made in the open on one of them: the viewer knows which card it is on
+              "effects": [{"id": "mark", "target": "secret-two", "kind": "modify", "what": "health", "value": 1,
+                           "timestamp": 3, "source": "archer", "constant": False}]}
+
+
+@pytest.mark.parametrize("data, unknown_ids", [
+    (HAND_CARDS, ["secret-one", "secret-two", "secret-three"]),
+    (_magic("secret-a-aura", "secret-b-aura"),
+     ["secret-morphed", "secret-cloaked", "secret-a-aura", "secret-b-aura"]),
+], ids=["berserk-hand", "magic-attached"])
+def test_neutral_numbering_does_not_follow_the_order_the_file_lists_unknown_cards_in(data, unknown_ids):
+    """A file may list cards in any order, e.g. sorted by their real ids or names; the viewer's
+    numbering of cards they may not see must come from what they do see (the effect on one hand
+    card; which face-down card is attached to which), so the order tells them nothing. Before,
+    the cards alike in their own public facts were numbered in the order of the file."""
+    outputs = {facts_text(situation_from_data(variant)) for variant in _orders(data, unknown_ids)}
+    assert len(outputs) == 1
