@@ -92,7 +92,7 @@ def project(situation: Situation, player: str | None = None) -> Situation:
     # Effects an unknown card's text made are dropped, except those of the features the game
     # says work while the card is hidden (Berserk: stealth, 532.4): they act on the game.
     effects = [
-        e.model_copy(update={"target": renamed.get(e.target, e.target),
+        e.model_copy(update={"target": renamed.get(e.target, e.target) if isinstance(e.target, str) else e.target,
                              "source": renamed.get(e.source, e.source) if e.source else None})
         for e in situation.effects
         if e.source not in renamed or e.feature in game.active_while_hidden

@@ -298,7 +298,7 @@ def test_every_cited_clause_is_in_the_catalogue(game_rules):
         if feature.modelled:
             assert feature.clauses, f"{game}: modelled feature {feature.name} names no clause"
     for section in ("parameters", "properties", "actions", "action_kinds", "action_classes", "conditions",
-                    "history", "protections", "markers", "chips"):
+                    "history", "protections", "markers", "chips", "selectors"):
         for name, entry in getattr(vocabulary, section).items():
             cited += [(c, f"{section}.{name}") for c in entry.clauses]
     for effect in vocabulary.effects.values():
