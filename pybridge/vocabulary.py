@@ -539,10 +539,18 @@ class Vocabulary:
                 fail(f"the selector condition {key!r} is judged against the effect's source "
                      f"({condition.summary.rstrip('.')}); give the effect its source", (*path, key))
 
-    def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail) -> None:
+    def history_event(self, action: str) -> HistoryEvent | None:
+        """The declared event, or for a declarable feature (its declaration) an event of its kind."""
         event = self.history.get(action)
+        if event is None and action in self.declarable_features:
+            feature = self.features[action]
+            return HistoryEvent(action, "none", feature.clauses, f"Its card declared {action} (a declarable feature).")
+        return event
+
+    def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail) -> None:
+        event = self.history_event(action)
         if event is None:
-            fail(self.unknown("history event", action, self.history), (*path, "action"))
+            fail(self.unknown("history event", action, [*self.history, *self.declarable_features]), (*path, "action"))
         if event.target == "required" and not has_target:
             fail(f"{_article(action)} {action} event needs its target ({event.summary.rstrip('.')})", path)
         if event.target == "none" and has_target:
@@ -858,7 +866,8 @@ def situation_schema(v: Vocabulary) -> dict[str, Any]:
         for form in v.effects[kind].forms:
             forms.extend(_form_schemas(v, kind, form))
     history = []
-    for name, event in sorted(v.history.items()):
+    events = {**{n: v.history_event(n) for n in v.declarable_features}, **v.history}
+    for name, event in sorted(events.items()):
         entry: dict[str, Any] = {"properties": {"action": {"const": name}}}
         if event.target == "required":
             entry["required"] = ["target"]
@@ -1068,6 +1077,10 @@ def reference_page(v: Vocabulary, title: str) -> str:
     add("")
     table(["event", "target", "clause", "modelled", "meaning"],
           [[f"`{n}`", e.target, _clauses(e.clauses), _modelled(e.modelled), e.summary] for n, e in v.history.items()])
+    if v.declarable_features:
+        add("A declarable feature is an event too (its declaration, no target): "
+            + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
+        add("")
     for heading, noun, entries in sections:
         add(f"## {heading}")
         add("")
