@@ -82,9 +82,9 @@ def check(situation: Situation | str | Path, *, player: str | None = None, editi
 
 
 def _expected(s: Situation, game):
-    # A selector effect may reach any card, so it may clash with any other effect.
     return expected_witnesses((EffectShape(e.target, e.kind, e.source is not None) if isinstance(e.target, str)
-                               else EffectShape(f"selector {e.id}", e.kind, True) for e in s.effects), game)
+                               else EffectShape(f"selector {e.id}", e.kind, e.source is not None, selector=True)
+                               for e in s.effects), game)
 
 
 def _options_in_force(s: Situation, game) -> dict[str, str]:
