@@ -81,7 +81,9 @@ def check(situation: Situation | str | Path, *, player: str | None = None, editi
 
 
 def _expected(s: Situation, game):
-    return expected_witnesses((EffectShape(e.target, e.kind, e.source is not None) for e in s.effects), game)
+    return expected_witnesses((EffectShape(e.target, e.kind, e.source is not None) if isinstance(e.target, str)
+                               else EffectShape(f"selector {e.id}", e.kind, e.source is not None, selector=True)
+                               for e in s.effects), game)
 
 
 def _options_in_force(s: Situation, game) -> dict[str, str]:

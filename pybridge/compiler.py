@@ -45,7 +45,7 @@ from pybridge import terms
 from pybridge.encodings import asp_root, banner_id, relative_name
 from pybridge.errors import JudgeError
 
-COMPILER_VERSION = "2"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "3"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -433,14 +433,19 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                 heads[rule.index] = ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(head))
                 by_signature[head_sig].append(rule)
     # The why layer may be specialised to situations where some witness predicates have no atoms:
-    # the rules resting on them, and predicates left with no live rule, then carry no cites.
+    # the rules resting on them, and predicates left with no live rule, then carry no cites. An
+    # input predicate (declared in core/interface.lp) keeps the atoms of the situation's facts even
+    # when every rule deriving more of it rests on an absent witness (Berserk's effect/4 instances).
+    inputs = {(s.node.name, s.node.arity) for s in statements
+              if s.node.ast_type == ast.ASTType.Defined and s.file.endswith("core/interface.lp")}
     assumed_absent = tuple(sorted(absent))
     absent = set(absent)
     changed = True
     while changed:
         changed = False
         for sig, group in by_signature.items():
-            if sig not in absent and all(any(signature(p) in absent for p in r.positive) for r in group):
+            if sig not in absent and sig not in inputs and all(
+                    any(signature(p) in absent for p in r.positive) for r in group):
                 absent.add(sig)
                 changed = True
     live = [r for r in rules if not any(signature(p) in absent for p in r.positive)

@@ -507,7 +507,12 @@ class SearchProgram:
         facts.append(F("vocabulary_default_edition", [S(g.default_edition)]))
         facts += [F("vocabulary_option", [F(name), F(value)]) for name, o in g.options.items() for value in o.values]
         facts += [F("vocabulary_default_option", [F(name), F(o.default)]) for name, o in g.options.items()]
-        facts += [F("vocabulary_event", [F(a)]) for a in g.actions]
+        # The history events the vocabulary declares (a declarable feature's declaration too), with
+        # whether each takes a target, so a generated history is one a situation may hold.
+        v = g.vocabulary
+        events = {name: v.history_event(name) for name in (*v.history, *v.declarable_features)}
+        facts += [F("vocabulary_event", [F(a)]) for a in events]
+        facts += [F("vocabulary_event_target", [F(a), F(e.target)]) for a, e in events.items()]
         facts += [F("vocabulary_public_property", [F(k)]) for k in g.public_when_hidden]
         facts += [F("vocabulary_card_property", [F(k)]) for k in g.card_properties]
         facts += [F("vocabulary_active_while_hidden", [F(f)]) for f in g.active_while_hidden]

@@ -112,7 +112,13 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
     for effect in s.effects:
         e = String(effect.id)
         args = [Function(effect.what)] + ([term(effect.value)] if effect.value is not None else [])
-        add(_fact("effect", e, String(effect.target), Function(effect.kind, args), Number(effect.timestamp)))
+        kind = Function(effect.kind, args)
+        if isinstance(effect.target, str):
+            add(_fact("effect", e, String(effect.target), kind, Number(effect.timestamp)))
+        else:  # the rules work out which cards a selector reaches
+            add(_fact("selector_effect", e, kind, Number(effect.timestamp)))
+            for key, value in sorted(effect.target.items()):
+                add(_fact("selector", e, Function(key), term(value)))
         if effect.source is not None:
             add(_fact("effect_source", e, String(effect.source)))
         if effect.feature is not None:

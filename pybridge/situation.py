@@ -103,9 +103,17 @@ class Card(Model):
 EffectKind = Literal["grant", "remove", "forbid", "permit", "oblige", "modify", "set"]
 
 
+# An effect's target chosen by a condition: the game's selector conditions (vocabulary
+# `selectors:`), each a word, a number or true/false; the effect reaches every card in play that
+# meets all of them.
+Selector = Annotated[dict[Name, bool | int | Name], Field(min_length=1)]
+
+
 class Effect(Model):
     id: Ident
-    target: Ident = Field(description="Id of the card the effect applies to.")
+    target: Ident | Selector = Field(
+        description="Id of the card the effect applies to, or a selector: conditions every card it "
+                    "reaches meets (the game's vocabulary lists them).")
     kind: EffectKind
     what: Name = Field(description="Feature, action kind or property the effect is about.")
     value: Scalar | None = Field(
@@ -434,7 +442,7 @@ def check_against_game(s: Situation, *, source: str) -> None:
     _no_duplicates(effect_ids, "effects", "effect", fail)
     known = set(card_ids)
     for i, effect in enumerate(s.effects):
-        if effect.target not in known:
+        if isinstance(effect.target, str) and effect.target not in known:
             fail(f"no card with id {effect.target!r}", f"effects[{i}].target")
         if effect.source is not None and effect.source not in known:
             fail(f"no card with id {effect.source!r}", f"effects[{i}].source")
@@ -474,10 +482,38 @@ def check_vocabulary(s: Situation, game: Game, *, source: str) -> None:
         vocabulary.check_words("chip", card.chips, (*where, "chips"), fail, keyed=True)
     for i, effect in enumerate(s.effects):
         vocabulary.check_effect(effect.kind, effect.what, effect.value, ("effects", i), fail, context)
+        if not isinstance(effect.target, str):
+            vocabulary.check_selector(effect.target, effect.source is not None, ("effects", i, "target"), fail,
+                                      context)
         if effect.feature is not None and effect.feature not in vocabulary.features:
             fail(vocabulary.unknown("feature", effect.feature, vocabulary.features), ("effects", i, "feature"))
     for i, event in enumerate(s.history):
         vocabulary.check_event(event.action, event.target is not None, ("history", i), fail)
+    _check_selection_is_not_circular(s, vocabulary, fail)
+
+
+def _check_selection_is_not_circular(s: Situation, vocabulary, fail) -> None:
+    """Who a selector effect reaches is read off the cards as they are; an effect that reaches its
+    cards by a selector may not change what any selector of the situation reads (a property it
+    sets, a feature it grants or removes), or who it reaches would depend on itself."""
+    read: dict[str, str] = {}  # word -> what reads it
+    for effect in s.effects:
+        if not isinstance(effect.target, str):
+            for key, value in effect.target.items():
+                if key in vocabulary.properties:
+                    read.setdefault(key, f"effect {effect.id!r} selects by {key}")
+                    if key in ("type", "subtype"):  # 108.2-2: losing a given type restores both
+                        read.setdefault("type", f"effect {effect.id!r} selects by {key}")
+                elif key in vocabulary.selector_features:
+                    read.setdefault(str(value), f"effect {effect.id!r} selects by feature {value!r}")
+    for i, effect in enumerate(s.effects):
+        if isinstance(effect.target, str):
+            continue
+        changed = effect.what if effect.kind in ("set", "grant", "remove") else None
+        if changed in read:
+            fail(f"a {effect.kind} effect that reaches its cards by a selector cannot change {changed!r}, "
+                 f"which a selector reads ({read[changed]}): who it reaches would depend on itself; "
+                 "give the cards it reaches by id", ("effects", i, "what"))
 
 
 def _feature_names(features: list[Any]) -> set[str]:
@@ -501,7 +537,10 @@ def _summed_numbers(s: Situation, game: Game):
                     yield ("parameter", feature, key), number, ("cards", i)
     for i, effect in enumerate(s.effects):
         if effect.kind == "modify" and isinstance(effect.value, int):
-            yield ("value", effect.target, effect.what), effect.value, ("effects", i, "value")
+            # A selector effect may reach any card: its modifier counts towards every card's total.
+            targets = [effect.target] if isinstance(effect.target, str) else [c.id for c in s.cards]
+            for target in targets:
+                yield ("value", target, effect.what), effect.value, ("effects", i, "value")
 
 
 def _total_in_words(group: tuple) -> str:

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 DEFAULT_TIME_LIMIT = limits.DEFAULTS.time_limit  # the default; see pybridge/limits.py
 # Core witness predicates (asp/core/effects.lp): they hold only where effects are in play.
 CORE_WITNESSES: frozenset[Signature] = frozenset({("ignored", 3), ("set_aside", 1), ("replacement", 3),
-                                                   ("below_zero", 4)})
+                                                   ("below_zero", 4), ("selector_reaches", 2)})
 
 
 def _logger(code: clingo.MessageCode, message: str) -> None:
@@ -203,11 +203,13 @@ def render(facts: list[clingo.Symbol]) -> str:
 
 @dataclass(frozen=True)
 class EffectShape:
-    """What the guess of witnesses looks at in an effect: its target, its kind, whether a card made it."""
+    """What the guess of witnesses looks at in an effect: its target, its kind, whether a card made it,
+    and whether its target is a selector (which may reach any card)."""
 
     target: str
     kind: str
     sourced: bool
+    selector: bool = False
 
 
 def expected_witnesses(effects: Iterable[EffectShape], game: Game) -> frozenset[Signature]:
@@ -219,8 +221,10 @@ def expected_witnesses(effects: Iterable[EffectShape], game: Game) -> frozenset[
     for e in effects:
         per_target[e.target] = per_target.get(e.target, 0) + 1
     expected = set(game.witnesses)
-    if any(n > 1 for n in per_target.values()) or any(e.sourced for e in effects):
+    if any(n > 1 for n in per_target.values()) or any(e.sourced or e.selector for e in effects):
         expected |= {("ignored", 3), ("set_aside", 1)}
+    if any(e.selector for e in effects):
+        expected.add(("selector_reaches", 2))
     if any(e.kind == "set" for e in effects):
         expected.add(("replacement", 3))
     if any(e.kind == "modify" for e in effects):

@@ -64,9 +64,12 @@ def unknown_card_ids(situation: Situation, player: str) -> dict[str, str]:
 
     for e in situation.effects:
         if _kept(e, unknown_ids, game):
-            what = (e.id, e.kind, e.what, str(e.value), str(e.timestamp), e.feature or "", str(e.constant))
-            note(e.target, ("effect on", *what), e.source)
-            note(e.source, ("effect by", *what), e.target)
+            # A selector names no card: its conditions are words and numbers, part of what is seen.
+            selector = "" if isinstance(e.target, str) else repr(sorted(e.target.items()))
+            target = e.target if isinstance(e.target, str) else None
+            what = (e.id, e.kind, e.what, str(e.value), str(e.timestamp), e.feature or "", str(e.constant), selector)
+            note(target, ("effect on", *what), e.source)
+            note(e.source, ("effect by", *what), target)
     for i, h in enumerate(situation.history):
         note(h.actor, ("event by", str(i), str(h.turn), h.action), h.target)
         note(h.target, ("event at", str(i), str(h.turn), h.action), h.actor)
@@ -143,7 +146,7 @@ def project(situation: Situation, player: str | None = None) -> Situation:
     neutral_ids = set(renamed.values())
     cards.sort(key=lambda c: (c.id in neutral_ids, c.id if c.id in neutral_ids else ""))
     effects = [
-        e.model_copy(update={"target": renamed.get(e.target, e.target),
+        e.model_copy(update={"target": renamed.get(e.target, e.target) if isinstance(e.target, str) else e.target,
                              "source": renamed.get(e.source, e.source) if e.source else None})
         for e in situation.effects if _kept(e, unknown_ids, game)
     ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any, Callable, Iterable, Mapping, NoReturn
 
@@ -167,6 +167,20 @@ class HistoryEvent:
 
 
 @dataclass(frozen=True)
+class SelectorCondition:
+    """A condition an effect's selector may put on the cards it reaches. ``relative``: it is
+    judged against the effect's source (its side, its cell), which the effect must then name;
+    ``reads_feature``: its value is a feature the cards must have."""
+
+    name: str
+    type: ValueType
+    clauses: tuple[str, ...]
+    summary: str
+    relative: bool = False
+    reads_feature: bool = False
+
+
+@dataclass(frozen=True)
 class Word:
     """An entry of a plain list of kinds: action classes, protections, markers, chips."""
 
@@ -194,8 +208,14 @@ class Vocabulary:
     protections: Mapping[str, Word]
     markers: Mapping[str, Word]
     chips: Mapping[str, Word]
+    selectors: Mapping[str, SelectorCondition] = field(default_factory=dict)
 
     # ---- derived sets of words ----------------------------------------------
+
+    @cached_property
+    def selector_features(self) -> frozenset[str]:
+        """Selector conditions whose value is a feature the cards must have."""
+        return frozenset(n for n, c in self.selectors.items() if c.reads_feature)
 
     @cached_property
     def declarable_features(self) -> tuple[str, ...]:
@@ -486,20 +506,50 @@ class Vocabulary:
                 return noun
         return None
 
-    def _condition_problem(self, what: str, condition: str) -> tuple[tuple, str] | None:
+    def condition_of(self, condition: str, what: str) -> bool:
+        """Is the named condition one of the action kind ``what`` (or of a kind of the class ``what``)?"""
         of = self.conditions[condition].of
-        if what in of or ("declare" in of and what in self.declarable_features):
+        kinds = [what] + [k for k, d in self.action_kinds.items() if what in d.classes]
+        return any(k in of or ("declare" in of and k in self.declarable_features) for k in kinds)
+
+    def _condition_problem(self, what: str, condition: str) -> tuple[tuple, str] | None:
+        if self.condition_of(condition, what):
             return None
-        belongs = [c for c, d in self.conditions.items()
-                   if what in d.of or ("declare" in d.of and what in self.declarable_features)]
+        belongs = [c for c in self.conditions if self.condition_of(c, what)]
         hint = (f"; the conditions of {what!r}: {', '.join(repr(c) for c in belongs)}" if belongs
                 else f"; no named condition belongs to {what!r}")
         return (), f"condition {condition!r} is not a condition of {what!r}{hint}"
 
-    def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail) -> None:
+    def check_selector(self, selector: Mapping[str, Any], has_source: bool, path: tuple, fail: Fail,
+                       context: Context) -> None:
+        """An effect's selector: known conditions with values of their types; one judged against
+        the effect's source needs the effect to name its source."""
+        known = self.selectors
+        if not known:
+            fail(f"{self.game} effects name their card by id; this game declares no selectors", path)
+        for key, value in selector.items():
+            condition = known.get(key)
+            if condition is None:
+                fail(self.unknown("selector condition", key, known), (*path, key))
+            problem = self.value_problem(condition.type, value, context)
+            if problem:
+                fail(problem[1], (*path, key, *problem[0]))
+            if condition.relative and not has_source:
+                fail(f"the selector condition {key!r} is judged against the effect's source "
+                     f"({condition.summary.rstrip('.')}); give the effect its source", (*path, key))
+
+    def history_event(self, action: str) -> HistoryEvent | None:
+        """The declared event, or for a declarable feature (its declaration) an event of its kind."""
         event = self.history.get(action)
+        if event is None and action in self.declarable_features:
+            feature = self.features[action]
+            return HistoryEvent(action, "none", feature.clauses, f"Its card declared {action} (a declarable feature).")
+        return event
+
+    def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail) -> None:
+        event = self.history_event(action)
         if event is None:
-            fail(self.unknown("history event", action, self.history), (*path, "action"))
+            fail(self.unknown("history event", action, [*self.history, *self.declarable_features]), (*path, "action"))
         if event.target == "required" and not has_target:
             fail(f"{_article(action)} {action} event needs its target ({event.summary.rstrip('.')})", path)
         if event.target == "none" and has_target:
@@ -711,8 +761,14 @@ class _Reader:
                 self.fail("target must be required, optional or none", f"history.{n}.target")
             history[str(n)] = HistoryEvent(str(n), s["target"], self.clauses(s), str(s.get("summary", "")),
                                            bool(s.get("modelled", True)))
+        selectors = {
+            str(n): SelectorCondition(str(n), self.bounded(self.value_type(sp["type"], f"selectors.{n}"), sp),
+                                      self.clauses(sp), str(sp.get("summary", "")), bool(sp.get("relative", False)),
+                                      bool(sp.get("reads_feature", False)))
+            for n, sp in (d.get("selectors") or {}).items()
+        }
         vocabulary = Vocabulary(
-            game=self.game, types=dict(self.types),
+            game=self.game, types=dict(self.types), selectors=selectors,
             type_summaries={str(n): str((s or {}).get("summary", "")) for n, s in self.type_specs.items()},
             parameters=parameters, features=features, properties=properties, effects=effects, actions=actions,
             action_kinds=action_kinds, action_classes=self.word_section("action_classes"),
@@ -725,7 +781,8 @@ class _Reader:
     def consistent(self, v: Vocabulary) -> None:
         """Cross-references inside the file resolve, and every word can be a clingo constant."""
         names: list[tuple[str, str]] = []
-        for section in ("features", "properties", "effects", "actions", "action_kinds", "conditions", "history"):
+        for section in ("features", "properties", "effects", "actions", "action_kinds", "conditions", "history",
+                        "selectors"):
             names += [(n, f"{section}.{n}") for n in getattr(v, section)]
         for section in ("action_classes", "protections", "markers", "chips"):
             names += [(n, f"{section}.{n}") for n in getattr(v, section) if n != ANY_WORD]
@@ -804,18 +861,25 @@ def situation_schema(v: Vocabulary) -> dict[str, Any]:
         for form in v.effects[kind].forms:
             forms.extend(_form_schemas(v, kind, form))
     history = []
-    for name, event in sorted(v.history.items()):
+    events = {**{n: v.history_event(n) for n in v.declarable_features}, **v.history}
+    for name, event in sorted(events.items()):
         entry: dict[str, Any] = {"properties": {"action": {"const": name}}}
         if event.target == "required":
             entry["required"] = ["target"]
         elif event.target == "none":
             entry["properties"]["target"] = {"type": "null"}
         history.append(entry)
+    effect_items: dict[str, Any] = {"anyOf": forms} if forms else False  # type: ignore[assignment]
+    if forms:
+        selector = ({"type": "object", "minProperties": 1, "additionalProperties": False,
+                     "properties": {n: type_schema(v, c.type) for n, c in sorted(v.selectors.items())}}
+                    if v.selectors else None)
+        target = {"anyOf": [{"type": "string"}, selector]} if selector else {"type": "string"}
+        effect_items = {"allOf": [{"anyOf": forms}, {"properties": {"target": target}}]}
     return {
         "properties": {
             "cards": {"items": card},
-            "effects": {"items": {"anyOf": forms} if forms else False,
-                        },
+            "effects": {"items": effect_items},
             "history": {"items": {"anyOf": history} if history else False},
         },
     }
@@ -834,8 +898,7 @@ def _form_schemas(v: Vocabulary, kind: str, form: EffectForm) -> list[dict[str, 
     if form.value.kind == "section" and form.value.section == "condition":
         schemas = []
         for w in whats:
-            fitting = sorted(n for n, c in v.conditions.items()
-                             if w in c.of or ("declare" in c.of and w in v.declarable_features))
+            fitting = sorted(n for n in v.conditions if v.condition_of(n, w))
             if fitting:
                 schemas.append(one({"const": w}, {"enum": fitting}))
         return schemas
@@ -959,6 +1022,21 @@ def reference_page(v: Vocabulary, title: str) -> str:
             rows.append([f"`{name}`", kind_of(form.what), value, _clauses(form.clauses), form.summary or e.summary])
     table(["kind", "what", "value", "clause", "meaning"], rows)
 
+    add("## Selectors")
+    add("")
+    if v.selectors:
+        add("An effect's `target` is a card id, or a selector: a mapping of these conditions. The effect "
+            "reaches every card in play that meets all of them, as the card is now (after replacement, "
+            "108.1); a condition marked *source* is judged against the effect's `source`, which the effect "
+            "must then give. A selector effect may not change what a selector of the situation reads.")
+        add("")
+        table(["condition", "value", "source", "clause", "meaning"],
+              [[f"`{n}`", kind_of(c.type), "yes" if c.relative else "—", _clauses(c.clauses), c.summary]
+               for n, c in v.selectors.items()])
+    else:
+        add("None: an effect names its card by id.")
+        add("")
+
     add("## Actions")
     add("")
     rows = []
@@ -994,6 +1072,10 @@ def reference_page(v: Vocabulary, title: str) -> str:
     add("")
     table(["event", "target", "clause", "modelled", "meaning"],
           [[f"`{n}`", e.target, _clauses(e.clauses), _modelled(e.modelled), e.summary] for n, e in v.history.items()])
+    if v.declarable_features:
+        add("A declarable feature is an event too (its declaration, no target): "
+            + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
+        add("")
     for heading, noun, entries in sections:
         add(f"## {heading}")
         add("")

@@ -70,6 +70,7 @@ MODIFIERS = {
     "forced_target_ranged": "restricts the targets of the opponent's shots and throws (feature:forced-target)",
     "accompanying": "adds a marker to the consequences of the ability it accompanies (feature:accompanying)",
     "ignores_protection": "lets the card's abilities through a protection (531.2)",
+    "range_bonus": "widens the range of the card's ability once it moved this turn (feature:range-bonus)",
 }
 
 

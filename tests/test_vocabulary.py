@@ -299,7 +299,7 @@ def test_every_cited_clause_is_in_the_catalogue(game_rules):
         if feature.modelled:
             assert feature.clauses, f"{game}: modelled feature {feature.name} names no clause"
     for section in ("parameters", "properties", "actions", "action_kinds", "action_classes", "conditions",
-                    "history", "protections", "markers", "chips"):
+                    "history", "protections", "markers", "chips", "selectors"):
         for name, entry in getattr(vocabulary, section).items():
             cited += [(c, f"{section}.{name}") for c in entry.clauses]
     for effect in vocabulary.effects.values():
@@ -435,6 +435,10 @@ MISSPELT = {
                             "unknown feature 'stelth'; did you mean 'stealth'?"),
     "a history action": (setter("history", 0, "action", value="strike_atack"), "history[0].action",
                          "unknown history event 'strike_atack'; did you mean 'strike_attack'?"),
+    "a selector condition": (setter("effects", 0, "target", value={"elemnt": "steppe"}), "effects[0].target.elemnt",
+                             "unknown selector condition 'elemnt'; did you mean 'element'?"),
+    "a selector value": (setter("effects", 0, "target", value={"element": "stepe"}), "effects[0].target.element",
+                         "did you mean 'steppe'?"),
 }
 
 
@@ -468,6 +472,13 @@ WRONG_TYPES = {
                                        "history[0]", "a defend event needs its target"),
     "a feature the catalogue card lacks": (setter("cards", 2, "remove_features", 0, value="rush"),
                                            "cards[2].remove_features[0]", "gives this card no feature 'rush'"),
+    "a selector judged against a source the effect lacks": (
+        setter("effects", 0, "target", value={"side": "allies"}), "effects[0].target.side", "give the effect its source"),
+    "a selector effect changing what it selects by": (
+        setter("effects", 0, "target", value={"feature": "directed_strike"}), "effects[0].what",
+        "cannot change 'directed_strike', which a selector reads"),
+    "a move with a target": (setter("history", 0, value={"turn": 3, "action": "move", "actor": "elf", "target": "foe"}),
+                             "history[0].target", "a move event has no target"),
 }
 
 
@@ -484,3 +495,26 @@ def test_a_finishing_blow_given_as_text_is_no_longer_legal_against_a_big_card():
     data["cards"][2]["features"] = [{"finishing_blow": {"value": "four", "cost": "tap"}}]
     with pytest.raises(JudgeError, match="finishing_blow.value: expected a whole number"):
         situation_from_data(data, source="s.yaml")
+
+
+def test_every_action_the_product_judges_and_a_move_can_be_history():
+    """Issue 11: discharges, finishing blows, magic strikes, declarations (a declarable feature's
+    name) and a card's move this turn are words of the history."""
+    data = copy.deepcopy(BASE)
+    data["history"] += [{"turn": 3, "action": kind, "actor": "elf", "target": "foe"}
+                        for kind in ("shot", "discharge", "magic_strike", "finishing_blow")]
+    data["history"] += [{"turn": 3, "action": "declare_trigger", "actor": "elf"},
+                        {"turn": 3, "action": "poisoning", "actor": "elf"},
+                        {"turn": 3, "action": "move", "actor": "asn"}]
+    situation_from_data(data, source="s.yaml")
+
+
+def test_a_selector_target_reaches_the_solver_as_conditions_not_a_card():
+    from pybridge.facts import situation_facts
+
+    data = copy.deepcopy(BASE)
+    data["effects"][2]["target"] = {"element": "forest", "side": "enemies", "other": True}
+    facts = {str(f) for f in situation_facts(situation_from_data(data, source="s.yaml"))}
+    assert 'selector_effect("e3",modify(strike,-1),3)' in facts
+    assert {'selector("e3",element,forest)', 'selector("e3",side,enemies)', 'selector("e3",other,true)'} <= facts
+    assert not any(f.startswith('effect("e3"') for f in facts)
