@@ -101,6 +101,16 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
         got = sorted(verdict.consequence_texts) if verdict else []
         if got != sorted(effects):
             problems.append(f"{normalise_action(action)}: expected consequences {sorted(effects)}, got {got}")
+    for action, wanted_cites in expect.consequence_cites.items():
+        verdict = mine.get(normalise_action(action))
+        got_cites = {c.effect: c.cites for c in verdict.consequences} if verdict else {}
+        for effect, cites in sorted(wanted_cites.items()):
+            if effect not in got_cites:
+                problems.append(f"{normalise_action(action)}: expected the consequence {effect!r}, "
+                                f"got {sorted(got_cites)}")
+            elif got_cites[effect] != sort_clause_ids(cites):
+                problems.append(f"{normalise_action(action)}: consequence {effect!r}: expected citations "
+                                f"{sort_clause_ids(cites)}, got {got_cites[effect]}")
     resolution_cites: set[str] = set()
     for action, wanted in expect.resolved.items():
         try:

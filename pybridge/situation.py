@@ -163,6 +163,9 @@ class Expectation(Model):
         default_factory=dict, description="Action -> under every admissible treatment of hidden cards, or some.")
     consequences: dict[str, list[str]] = Field(
         default_factory=dict, description="Action -> its consequences, exactly (as the report words them).")
+    consequence_cites: dict[str, dict[str, list[str]]] = Field(
+        default_factory=dict,
+        description="Action -> consequence (as the report words it) -> exactly the clause ids it cites.")
     resolved: dict[str, ResolvedExpectation] = Field(
         default_factory=dict, description="Action -> its resolution against the truth (hidden cards revealed).")
     invariant: list[Invariance] = Field(
