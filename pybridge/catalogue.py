@@ -106,6 +106,8 @@ class Game:
     # the ones a situation has (pybridge.solve); the core declares its own
     witnesses: tuple[tuple[str, int], ...] = ()
     resolution: ResolutionRules | None = None  # None: the game declares no resolution
+    # where an open card with a printed property is in play (Berserk: a flyer, in the flying zone)
+    placements: tuple["Placement", ...] = ()
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -225,7 +227,20 @@ def load_game(name: str) -> Game:
         board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
         witnesses=tuple(_signature(w) for w in meta.get("witnesses", ())),
         resolution=_resolution(meta.get("resolution"), clauses),
+        placements=tuple(Placement(str(p["property"]), str(p["value"]), str(p["zone"]), str(p["summary"]))
+                         for p in meta.get("placements", ())),
     )
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A card whose printed ``property`` is ``value`` and which is not hidden is in play in ``zone``,
+    not in a cell of the board (Berserk: a flyer lives in the flying zone)."""
+
+    property: str
+    value: str
+    zone: str
+    summary: str
 
 
 RESOLUTION_CHOICES = {"reveal": ("declared", "none"), "judged_on": ("truth", "declarer_view"),

@@ -428,6 +428,14 @@ def check_against_game(s: Situation, *, source: str) -> None:
             if key in occupied:
                 fail(f"cell already taken by card {occupied[key]!r}", f"{where}.cell")
             occupied[key] = card.id
+        for placement in game.placements:
+            printed = card.properties.get(placement.property)
+            if printed is None and card.card is not None:
+                printed = game.card(card.card, source=source, field_path=f"{where}.card")["properties"].get(
+                    placement.property)
+            if str(printed) == placement.value and card.cell is not None and not card.hidden:
+                fail(f"a card with {placement.property} {placement.value!r} is in play in zone "
+                     f"{placement.zone!r}, not in a cell ({placement.summary})", f"{where}.cell")
         if card.hidden and card.zone in ("hand", "deck", "graveyard"):
             fail(f"a card in zone {card.zone!r} cannot be hidden (face down is a battlefield state)", f"{where}.hidden")
         if card.hidden and game.board is not None and card.zone != "battlefield":

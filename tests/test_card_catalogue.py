@@ -246,12 +246,14 @@ class Board:
 def board_data(mine: list[str], foes: list[str], *, stage: str = "main", rows: list[int] | None = None,
                history: list[dict] | None = None) -> dict[str, Any]:
     rows = rows or [1] * len(mine)
-    cards = [{"id": f"mine{i}", "card": name, "controller": "p1", "arrived": 1,
-              "cell": {"column": i, "row": row}}
+
+    def placed(name: str, column: int, row: int) -> dict[str, Any]:  # a flyer lives in the flying zone
+        return {"zone": "flying"} if is_flyer(name) else {"cell": {"column": column, "row": row}}
+
+    cards = [{"id": f"mine{i}", "card": name, "controller": "p1", "arrived": 1, **placed(name, i, row)}
              for i, (name, row) in enumerate(zip(mine, rows), 1)]
     # The opponent's columns run the other way: p1's column i faces p2's column 6 - i.
-    cards += [{"id": f"foe{i}", "card": name, "controller": "p2", "arrived": 2,
-               "cell": {"column": 6 - i, "row": 1}}
+    cards += [{"id": f"foe{i}", "card": name, "controller": "p2", "arrived": 2, **placed(name, 6 - i, 1)}
               for i, name in enumerate(foes, 1)]
     # A revealed deck card (for prophecies, reveals_card) and a dead creature (for resurrection).
     cards += [{"id": "shown", "card": "Кочевник", "controller": "p1", "zone": "deck", "revealed": True},
@@ -260,6 +262,10 @@ def board_data(mine: list[str], foes: list[str], *, stage: str = "main", rows: l
             "turn": {"number": 3, "active": "p1", "stage": stage, "phase": "choice"},
             "players": [{"id": "p1", "first": True}, {"id": "p2"}],
             "cards": cards, "history": history or []}
+
+
+def is_flyer(name: str) -> bool:
+    return GAME.cards[name]["properties"].get("movement") == "flying"
 
 
 def actions_by_actor(report) -> dict[str, list[tuple[str, list[str]]]]:
@@ -302,7 +308,9 @@ def test_every_card_on_a_board_checks_clean_and_its_features_yield_actions(board
         entry = GAME.cards[name]
         front = f"foe{card.removeprefix('mine')}"
         actions = by_actor.get(card, [])
-        assert ("strike_attack", [card, front]) in actions, f"{name}: no strike attack at the creature in front"
+        # A creature in a cell does not strike a flyer (model:strike-reach); a flyer strikes any character.
+        if is_flyer(name) or not is_flyer(board.foes[int(card.removeprefix("mine")) - 1]):
+            assert ("strike_attack", [card, front]) in actions, f"{name}: no strike attack at the creature in front"
         for feature, params in features_of(entry).items():
             how = witness(feature, params)
             if feature in unmodelled(entry, "feature") or how in (None, "modifier", "trigger"):

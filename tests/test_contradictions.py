@@ -104,3 +104,24 @@ def test_command_line_names_the_clash_without_a_traceback(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == f"error: {path}: field cards[1].id: duplicate card id {ALPHA!r}"
     assert "Traceback" not in done.stderr and BETA not in done.stderr
+
+
+def _berserk_board(*cards):
+    return {"game": "berserk", "viewpoint": "p1", "players": [{"id": "p1", "first": True}, {"id": "p2"}],
+            "turn": {"number": 3, "active": "p1", "stage": "main", "phase": "choice"}, "cards": list(cards)}
+
+
+@pytest.mark.parametrize("flyer", [
+    {"id": "serpent", "card": "Ледяной змей", "controller": "p2"},
+    {"id": "bird", "name": "Bird", "controller": "p2",
+     "properties": {"type": "creature", "movement": "flying", "strike": [1, 1, 1], "health": 2}},
+])
+def test_an_open_flyer_stands_in_the_flying_zone_not_in_a_cell(flyer):
+    in_a_cell = dict(flyer, cell={"column": 3, "row": 1})
+    with pytest.raises(JudgeError) as caught:
+        situation_from_data(_berserk_board(in_a_cell), source="flyer.yaml")
+    assert caught.value.field == "cards[0].cell"
+    assert "movement 'flying' is in play in zone 'flying', not in a cell" in caught.value.render()
+    # In the flying zone it is judged; face down in a cell it may be a flyer in truth (532.6 example 2).
+    assert api.check(situation_from_data(_berserk_board(dict(flyer, zone="flying")))).game == "berserk"
+    situation_from_data(_berserk_board(dict(in_a_cell, hidden=True)))
