@@ -325,10 +325,14 @@ def impossible(answer: Answer, game: Game, cites: Cites, player: Symbol, action:
         clause = head[2][2][1] if head[2][2][0] == "s" else (rule.banner or "")
         atom = Function("candidate", [player, action, clingo.String(clause)])
         ident = graph.nodes(atom, "absent")
-        failure = _first_failure(graph, rule, bindings)
+        failure, missing = _first_failure(graph, rule, bindings)
         node = graph.nodes.nodes[ident]
         if failure is not None:
             node.overridden_by.append(failure)
+        if missing is not None:
+            readings = _defining_readings(graph, cites, missing)
+            found |= readings
+            graph.clauses_named |= readings
         node.expanded = True
         graph.rules_named.add(rule.index)
         found.add(clause)
@@ -339,9 +343,21 @@ def impossible(answer: Answer, game: Game, cites: Cites, player: Symbol, action:
     return verdict, graph
 
 
-def _first_failure(graph: Graph, rule: Rule, bindings: dict[str, Symbol]) -> Derivation | None:
+def _defining_readings(graph: Graph, cites: Cites, missing: Symbol) -> set[str]:
+    """The clauses of the rules that would derive a condition not met, when the condition is itself
+    a reading of the rules (every rule for it is a game clause, as model:strike-reach is for
+    strike_reach/2): the reading decides that the action is impossible. A condition the vocabulary
+    defines (creature/1) is a fact about the cards, not a reading: nothing more is cited."""
+    banners = {r.banner for r in graph.by_signature.get((missing.name, len(missing.arguments)), ())
+               if terms.unify(r.head_pattern, missing, {})}
+    kept = cites.keep(banners - {None})
+    return set(kept) if kept and None not in banners and len(kept) == len(banners) else set()
+
+
+def _first_failure(graph: Graph, rule: Rule, bindings: dict[str, Symbol]) -> tuple[Derivation | None, Symbol | None]:
     """The rule's body evaluated against the answer, premise by premise: the derivation up to the
-    first condition that fails (that premise listed absent)."""
+    first condition that fails (that premise listed absent), and the premise's atom when it is a
+    whole atom that does not hold."""
     holding: list[str] = []
     for pattern in rule.positive_patterns:
         options = list(_solutions(graph, pattern, bindings))
@@ -349,20 +365,20 @@ def _first_failure(graph: Graph, rule: Rule, bindings: dict[str, Symbol]) -> Der
             atom = _safe_build(graph._builder(pattern), bindings)
             absent = [graph.nodes(atom, "absent")] if atom is not None else []
             return Derivation(rule=rule.index, clause=rule.banner, bindings={k: text(v) for k, v in sorted(
-                bindings.items()) if not k.endswith("__")}, premises=holding, absent=absent, near=True)
+                bindings.items()) if not k.endswith("__")}, premises=holding, absent=absent, near=True), atom
         atom, bindings = options[0]
         holding.append(graph.expand(atom))
     for comparison in rule.comparisons:
         holds = _compare(graph, comparison, bindings)
         if holds is False:
             return Derivation(rule=rule.index, clause=rule.banner, bindings={k: text(v) for k, v in sorted(
-                bindings.items()) if not k.endswith("__")}, premises=holding, near=True)
+                bindings.items()) if not k.endswith("__")}, premises=holding, near=True), None
     for pattern in rule.negative_patterns:
         atom = _safe_build(graph._builder(pattern), bindings)
         if atom is not None and graph.answer.holds(atom):
             return Derivation(rule=rule.index, clause=rule.banner, bindings={k: text(v) for k, v in sorted(
-                bindings.items()) if not k.endswith("__")}, premises=holding + [graph.expand(atom)], near=True)
-    return None
+                bindings.items()) if not k.endswith("__")}, premises=holding + [graph.expand(atom)], near=True), None
+    return None, None
 
 
 _COMPARE = {"=": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
