@@ -134,9 +134,10 @@ def test_viewer_output_does_not_depend_on_hidden_identities(board, fuzz_cases):
 
 
 def test_hidden_card_identity_matters_to_its_controller():
-    """The property above is not vacuous: the controller's own report changes with the identity."""
+    """The property above is not vacuous: the controller's own report changes with the identity (in
+    the controller's turn, when Дзара's discharge may be declared: model:activated-timing)."""
     base = {"game": "berserk", "viewpoint": OPPONENT, "players": [{"id": VIEWER, "first": True}, {"id": OPPONENT}],
-            "turn": {"number": 3, "active": VIEWER, "stage": "main", "phase": "choice"},
+            "turn": {"number": 4, "active": OPPONENT, "stage": "main", "phase": "choice"},
             "cards": [{"id": "mine0", "card": "Вайл", "controller": VIEWER, "cell": {"column": 3, "row": 1}}]}
     serpent = {"id": "secret-a", "card": "Ледяной змей", "controller": OPPONENT,
                "cell": {"column": 3, "row": 1}, "hidden": True}
