@@ -96,6 +96,11 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
         for feature, params in sorted(data["features"].items()):
             add(_fact("printed_feature", c, Function(feature)))
             for key, value in sorted(params.items()):
+                if isinstance(value, dict):  # a selector: one fact per condition, (condition, value)
+                    for condition, wanted in sorted(value.items()):
+                        add(_fact("feature_param", c, Function(feature), term(key),
+                                  Tuple_([term(condition), term(wanted)])))
+                    continue
                 add(_fact("feature_param", c, Function(feature), term(key), term(value)))
         # A catalogue card's printed protections, then the situation's own (an unknown card
         # of the viewpoint projection names no catalogue entry, so it shows none).

@@ -35,7 +35,9 @@ ANY_WORD = "*"
 # format characters (bidirectional overrides, zero-width marks) and line/paragraph separators.
 UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
-BUILTIN_TYPES = ("int", "bool", "text", "word", "card", "player")
+# selector: a mapping of the game's selector conditions (vocabulary `selectors:`), as an effect's
+# target is written; as a feature's parameter it names the cards the feature acts on.
+BUILTIN_TYPES = ("int", "bool", "text", "word", "card", "player", "selector")
 # Sections and derived sets of words that a value type may name.
 SECTION_TYPES = ("feature", "marker", "chip", "protection", "condition", "action_kind", "action_class",
                  "property", "settable_property", "modifiable", "property_value", "history_event")
@@ -296,6 +298,8 @@ class Vocabulary:
             return "the id of a card of the situation"
         if t.kind == "player":
             return "the id of a player"
+        if t.kind == "selector":
+            return "a selector (a mapping of conditions: " + ", ".join(self.selectors) + ")"
         if t.kind == "one_of":
             return "one of " + ", ".join(repr(v) for v in t.values)
         if t.kind == "list":
@@ -349,6 +353,8 @@ class Vocabulary:
             if ids is not None and value not in ids:
                 return (), f"no {kind} with id {value!r}"
             return None
+        if kind == "selector":
+            return self.selector_problem(value, context)
         if kind == "one_of":
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value in t.values:
                 return None
@@ -387,6 +393,23 @@ class Vocabulary:
                 return (), self.unknown(self.noun(t.section), value, known)
             return (), f"expected {self.describe(t)}, got {_shown(value)}"
         raise ValueError(kind)
+
+    def selector_problem(self, value: Any, context: Context) -> tuple[tuple, str] | None:
+        """Why ``value`` is no selector: a non-empty mapping of known conditions with values of
+        their types. (A condition judged against a source is judged against the card whose
+        feature it is, so it needs nothing more.)"""
+        if not self.selectors:
+            return (), f"{self.game} declares no selector conditions"
+        if not isinstance(value, Mapping) or not value:
+            return (), f"expected {self.describe(ValueType('selector'))}, got {_shown(value)}"
+        for key, item in value.items():
+            condition = self.selectors.get(key)
+            if condition is None:
+                return (key,), self.unknown("selector condition", key, self.selectors)
+            problem = self.value_problem(condition.type, item, context)
+            if problem:
+                return (key, *problem[0]), problem[1]
+        return None
 
     def accepts(self, t: ValueType, value: Any) -> bool:
         """Is ``value`` of type ``t``? (Cheap: no message is worded; card ids are not checked.)"""
@@ -594,6 +617,8 @@ def _shown(value: Any) -> str:
 def _same_shape(t: ValueType, value: Any) -> bool:
     if t.kind == "list":
         return isinstance(value, list)
+    if t.kind == "selector":
+        return isinstance(value, Mapping)
     if t.kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
     if t.kind in ("one_of", "word", "text", "section", "card", "player"):
@@ -871,9 +896,7 @@ def situation_schema(v: Vocabulary) -> dict[str, Any]:
         history.append(entry)
     effect_items: dict[str, Any] = {"anyOf": forms} if forms else False  # type: ignore[assignment]
     if forms:
-        selector = ({"type": "object", "minProperties": 1, "additionalProperties": False,
-                     "properties": {n: type_schema(v, c.type) for n, c in sorted(v.selectors.items())}}
-                    if v.selectors else None)
+        selector = selector_schema(v) if v.selectors else None
         target = {"anyOf": [{"type": "string"}, selector]} if selector else {"type": "string"}
         effect_items = {"allOf": [{"anyOf": forms}, {"properties": {"target": target}}]}
     return {
@@ -912,6 +935,11 @@ def words_schema(v: Vocabulary, section: str) -> dict[str, Any]:
     return {"enum": sorted(words)}
 
 
+def selector_schema(v: Vocabulary) -> dict[str, Any]:
+    return {"type": "object", "minProperties": 1, "additionalProperties": False,
+            "properties": {n: type_schema(v, c.type) for n, c in sorted(v.selectors.items())}}
+
+
 def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
     kind = t.kind
     if kind == "int":
@@ -938,6 +966,8 @@ def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
         return schema
     if kind == "any":
         return {"anyOf": [type_schema(v, o) for o in t.options]}
+    if kind == "selector":
+        return selector_schema(v)
     if t.section == "property_value":
         return {}
     return words_schema(v, t.section)

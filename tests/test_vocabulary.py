@@ -439,6 +439,9 @@ MISSPELT = {
                              "unknown selector condition 'elemnt'; did you mean 'element'?"),
     "a selector value": (setter("effects", 0, "target", value={"element": "stepe"}), "effects[0].target.element",
                          "did you mean 'steppe'?"),
+    "a spell's selector condition": (
+        setter("cards", 1, "features", value=[{"spell": {"effect": "wound", "applies_to": {"sid": "enemies"}}}]),
+        "cards[1].features[0].spell.applies_to.sid", "unknown selector condition 'sid'; did you mean 'side'?"),
 }
 
 
@@ -477,6 +480,9 @@ WRONG_TYPES = {
     "a selector effect changing what it selects by": (
         setter("effects", 0, "target", value={"feature": "directed_strike"}), "effects[0].what",
         "cannot change 'directed_strike', which a selector reads"),
+    "a spell's selector as a word": (
+        setter("cards", 1, "features", value=[{"spell": {"effect": "wound", "applies_to": "enemies"}}]),
+        "cards[1].features[0].spell.applies_to", "expected a selector (a mapping of conditions: type,"),
     "a move with a target": (setter("history", 0, value={"turn": 3, "action": "move", "actor": "elf", "target": "foe"}),
                              "history[0].target", "a move event has no target"),
 }
@@ -518,3 +524,15 @@ def test_a_selector_target_reaches_the_solver_as_conditions_not_a_card():
     assert 'selector_effect("e3",modify(strike,-1),3)' in facts
     assert {'selector("e3",element,forest)', 'selector("e3",side,enemies)', 'selector("e3",other,true)'} <= facts
     assert not any(f.startswith('effect("e3"') for f in facts)
+
+
+def test_a_spells_selector_reaches_the_solver_as_one_fact_per_condition():
+    from pybridge.facts import situation_facts
+
+    data = copy.deepcopy(BASE)
+    data["cards"][1]["features"] = [{"spell": {"effect": "wound", "amount": 1,
+                                               "applies_to": {"element": "forest", "side": "enemies"}}}]
+    card = data["cards"][1]["id"]
+    facts = {str(f) for f in situation_facts(situation_from_data(data, source="s.yaml"))}
+    assert {f'feature_param("{card}",spell,applies_to,(element,forest))',
+            f'feature_param("{card}",spell,applies_to,(side,enemies))'} <= facts
