@@ -131,11 +131,16 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
         if effect.constant:
             add(_fact("constant", e))
 
+    uses: dict[tuple[int, str, str], int] = {}
     for event in s.history:
         add(_fact("done", Number(event.turn), Function(event.action), String(event.actor)))
+        key = (event.turn, event.action, event.actor)
+        uses[key] = uses.get(key, 0) + 1
         if event.target is not None:
             add(_fact("done_target", Number(event.turn), Function(event.action), String(event.actor),
                       String(event.target)))
+    for (turn, action, actor), count in uses.items():
+        add(_fact("done_count", Number(turn), Function(action), String(actor), Number(count)))
     return facts
 
 
