@@ -222,6 +222,9 @@ def a_value(c: Choices, vocabulary: Vocabulary, t: ValueType, ids: dict[str, lis
         return [a_value(c, vocabulary, t.item, ids) for _ in range(t.length if t.length is not None else c.number(0, 3))]
     if kind == "any":
         return a_value(c, vocabulary, c.pick(t.options), ids, about)
+    if kind == "selector":  # one condition of the game's selectors
+        condition = c.pick(sorted(vocabulary.selectors))
+        return {condition: a_value(c, vocabulary, vocabulary.selectors[condition].type, ids)}
     if t.section == "property_value":
         return a_value(c, vocabulary, vocabulary.properties[about].type, ids)
     words = [w for w in vocabulary.words(t.section) if w != ANY_WORD]
@@ -312,6 +315,16 @@ def build_card(c: Choices, space: GameSpace, card_id: str, players: list[str], t
     if c.coin(6):
         card["non_game"] = {"artist": c.pick(("A. Artist", "Мастер")), "rarity": c.pick(("common", "rare")),
                             "collector_number": c.number(1, 300)}
+    return placed(space, card)
+
+
+def placed(space: GameSpace, card: dict[str, Any]) -> dict[str, Any]:
+    """An open card the game places in a zone of its own (a Berserk flyer) goes there, not in a cell."""
+    printed = {**(space.game.cards[card["card"]]["properties"] if "card" in card else {}), **card.get("properties", {})}
+    for placement in space.game.placements:
+        if str(printed.get(placement.property)) == placement.value and "cell" in card and not card.get("hidden"):
+            del card["cell"]
+            card["zone"] = placement.zone
     return card
 
 
