@@ -45,7 +45,7 @@ from pybridge import terms
 from pybridge.encodings import asp_root, banner_id, relative_name
 from pybridge.errors import JudgeError
 
-COMPILER_VERSION = "3"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "4"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -76,6 +76,8 @@ VERDICT_CITES: tuple[tuple[str, ...], ...] = (
     ("legal(P, A)", "_c_assumed_6(P, A, _, _, _, _, Cite__)"),
     ("legal(P, A)", "_nmc_is_blocked_2(P, A, Cite__)"),
     ("illegal(P, A)", "blocked(P, A, R)", "_c_forbidden_3(P, A, R, Cite__)"),
+    # what would have lifted a prohibition that blocks it, but for something that overrode it
+    ("illegal(P, A)", "blocked(P, A, R)", "_nmc_lifted_3(P, A, R, Cite__)"),
 )
 CITE = "Cite__"
 SPLIT_FOR_CITES = True  # the variable the generated rules carry a clause in (no rule of the base uses it)
@@ -480,7 +482,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     while changed:
         changed = False
         for rule in live:
-            if rule.signature in near or rule.signature in VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3)}:
+            if rule.signature in near or rule.signature in VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3), ("lifted", 3)}:
                 continue
             if any(signature(n) in DEFEATERS and signature(n) not in absent for n in rule.negative) or any(
                     signature(p) in near and signature(p) not in ELIDED for p in rule.positive):
@@ -682,7 +684,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
 
     for sig in sorted(DEFEATERS | set(witnesses)):
         lines.append(f"#show {sig[0]}/{sig[1]}.")
-    declared = {("_nmc_is_blocked_2", 3), ("_v", 3)} | {(flat_name("_c_", s), s[1] + 1) for s in REASONS}
+    declared = {("_nmc_is_blocked_2", 3), ("_nmc_lifted_3", 4), ("_v", 3)} | {(flat_name("_c_", s), s[1] + 1) for s in REASONS}
     declared |= {(flat_name("_nmc_", s), s[1] + 1) for s in near}
     lines += [f"#defined {name}/{arity}." for name, arity in sorted(declared)]
 

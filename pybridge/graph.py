@@ -273,6 +273,10 @@ class Graph:
         verdict.node = self.expand(verdict_atom)
         if is_legal:  # what kept it from being blocked, if anything overrode that
             roots.append(self.absent(Function("is_blocked", [player, action])))
+        else:  # what would have lifted a prohibition that blocks it, if something overrode that
+            for args in g.by["forbidden"].get(key, ()):
+                if not g.exempt.get((player, action, args[2])):
+                    roots.append(self.absent(Function("lifted", [player, action, args[2]])))
         found: set[str] = set()
         for ident in roots:
             found |= self.cites_of(ident)

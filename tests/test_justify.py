@@ -24,6 +24,12 @@ def graph_cites(report: Report, verdict: Verdict) -> set[str]:
     roots = [r.node for r in verdict.reasons if r.role == "granted"]
     if verdict.verdict == "illegal":
         roots += [r.node for r in verdict.reasons if r.role == "blocked"]
+        # and what would have lifted a blocking prohibition but was overridden: illegal <- is_blocked
+        # <- blocked, whose derivation rests on the prohibition not being lifted
+        for d in report.nodes[verdict.node].derivations:
+            for p in d.premises:
+                for blocked in (report.nodes[b] for d2 in report.nodes[p].derivations for b in d2.premises):
+                    roots += [a for d3 in blocked.derivations for a in d3.absent]
     else:
         lifted = [r for r in verdict.reasons if r.role in ("lifted", "waived")]
         roots += [r.node for r in lifted] + [r.by_node for r in lifted if r.by_node]
