@@ -451,6 +451,14 @@ recycle_opt = click.option("--recycle", type=click.IntRange(min=1), default=batc
                                                    "(keeps memory flat; local executor).")
 
 
+def worker_options(command):
+    """The options batch and matrix share: their workers, and how each situation is asked."""
+    for option in reversed((jobs_opt, chunk_opt, recycle_opt, executor_opt, scheduler_opt, player_opt, option_opt,
+                            limit_opt)):
+        command = option(command)
+    return command
+
+
 def _batch_settings(player, option_pairs, time_limit, trees) -> batch_run.Settings:
     edition, options = _options(option_pairs)
     return batch_run.Settings(player=player, edition=edition, options=options, time_limit=time_limit, trees=trees)
@@ -462,14 +470,7 @@ def _batch_settings(player, option_pairs, time_limit, trees) -> batch_run.Settin
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the rows here [default: standard output].")
 @click.option("--trees", is_flag=True, help="Add each verdict's justification to its row.")
-@jobs_opt
-@chunk_opt
-@recycle_opt
-@executor_opt
-@scheduler_opt
-@player_opt
-@option_opt
-@limit_opt
+@worker_options
 def batch(paths: tuple[str, ...], fmt: str, output: Path | None, trees: bool, jobs: int | None, chunk: int,
           recycle: int, executor: str, scheduler: str | None, player: str | None, option_pairs: tuple[str, ...],
           time_limit: float | None) -> None:
@@ -524,14 +525,7 @@ def _checked(stack: contextlib.ExitStack, tasks, total: int | None, settings: ba
               help="Write the table here, in the format of the suffix (.md, .csv, .html); repeatable.")
 @click.option("--format", "fmt", type=click.Choice(["md", "csv", "html"]), default="md", show_default=True,
               help="Format on standard output, when no --output is given.")
-@jobs_opt
-@chunk_opt
-@recycle_opt
-@executor_opt
-@scheduler_opt
-@player_opt
-@option_opt
-@limit_opt
+@worker_options
 def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...], outputs: tuple[Path, ...],
            fmt: str, jobs: int | None, chunk: int, recycle: int, executor: str, scheduler: str | None,
            player: str | None, option_pairs: tuple[str, ...], time_limit: float | None) -> None:
