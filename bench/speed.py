@@ -110,9 +110,12 @@ def cold(path: Path, repeat: int) -> tuple[float, float]:
 def peak_rss_mb(data: dict) -> float:
     """Peak resident memory of a new process that judges the situation (check, then check --trees),
     with the rules cache warm."""
-    script = ("import json, resource, sys; from pybridge import api; from pybridge.situation import "
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss across fork and exec, so a child would report
+    # this (large) benchmark process's own peak instead of its own.
+    script = ("import json, sys; from pybridge import api; from pybridge.situation import "
               "situation_from_data; s = situation_from_data(json.loads(sys.stdin.read())); api.check(s); "
-              "api.check(s, trees=True); print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+              "api.check(s, trees=True); print(next(l.split()[1] for l in open('/proc/self/status') "
+              "if l.startswith('VmHWM:')))")
     # Twice: the first run may compile a variant of the rules into the cache folder, which a user
     # pays once per installed version; the second is what every later process costs.
     for _ in range(2):
