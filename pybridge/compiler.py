@@ -45,7 +45,7 @@ from pybridge import terms
 from pybridge.encodings import asp_root, banner_id, relative_name
 from pybridge.errors import JudgeError
 
-COMPILER_VERSION = "4"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "5"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -267,6 +267,10 @@ class _NameAnonymous(ast.Transformer):
         self.count += 1
         return ast.Variable(node.location, f"Anon{self.count}__")
 
+    def visit_Literal(self, node: ast.AST) -> ast.AST:
+        # "not p(X, _)": the _ stays anonymous, a local of the negation that no record can keep
+        return node if node.sign != ast.Sign.NoSign else node.update(**self.visit_children(node))
+
 
 def asp_digest() -> str:
     """A key for everything the compiled programs depend on: the files under asp/, and this compiler."""
@@ -356,10 +360,13 @@ def _quote(text: str) -> str:
 def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[str], str],
                  principle_of_banner: Callable[[str], str | None],
                  witnesses: frozenset[Signature] = frozenset(),
-                 absent: frozenset[Signature] = frozenset()) -> Compiled:
+                 absent: frozenset[Signature] = frozenset(),
+                 defeaters: frozenset[Signature] = frozenset()) -> Compiled:
     """Compile ``entry`` for ``mode``: ``check`` (cites and first-level reasons) or ``trees``
     (every rule recorded). ``clause_kind(id)`` says whether a clause is cited (``"rule"``);
-    ``principle_of_banner(id)`` names the principle a core banner states, if any."""
+    ``principle_of_banner(id)`` names the principle a core banner states, if any; ``defeaters``
+    are the game's own, besides :data:`DEFEATERS`."""
+    defeaters = DEFEATERS | defeaters
     statements = parse_rules(entry)
     principles = _principle_facts(statements)
 
@@ -386,8 +393,8 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         named = _NameAnonymous()(statement) if statement.body else statement
         positive, negative, variables = [], [], set()
         for literal in named.body:
-            _variables(literal, variables)
             parts = _literal(literal)
+            _variables(literal, variables)
             if parts is not None:
                 (positive if parts[1] == ast.Sign.NoSign else negative).append(parts[0])
         head = _head_term(named)
@@ -484,7 +491,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         for rule in live:
             if rule.signature in near or rule.signature in VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3), ("lifted", 3)}:
                 continue
-            if any(signature(n) in DEFEATERS and signature(n) not in absent for n in rule.negative) or any(
+            if any(signature(n) in defeaters and signature(n) not in absent for n in rule.negative) or any(
                     signature(p) in near and signature(p) not in ELIDED for p in rule.positive):
                 near.add(rule.signature)
                 changed = True
@@ -682,7 +689,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         lines.append("#show _v/3.")
         lines.append(f"#show {flat_name('_c_', ('consequence', 3))}/4.")
 
-    for sig in sorted(DEFEATERS | set(witnesses)):
+    for sig in sorted(defeaters | set(witnesses)):
         lines.append(f"#show {sig[0]}/{sig[1]}.")
     declared = {("_nmc_is_blocked_2", 3), ("_nmc_lifted_3", 4), ("_v", 3)} | {(flat_name("_c_", s), s[1] + 1) for s in REASONS}
     declared |= {(flat_name("_nmc_", s), s[1] + 1) for s in near}
@@ -699,18 +706,18 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         return found
 
     # The near part needs the cites of what overrode (the defeaters) and of the premises that held.
-    near_cited = closure({d for d in DEFEATERS if d in by_signature}
+    near_cited = closure({d for d in defeaters if d in by_signature}
                          | {signature(p) for r in live if r.signature in near for p in r.positive
                             if reach[signature(p)] and signature(p) not in ELIDED}) - cited
     near_cites: list[str] = []
     emit_cites(near_cited, near_cites)
     near_lines, near_rules = _near_part([r for r in rules if r.index in alive], rules, bodies, near,
                                         cited | near_cited, dynamic_clause, principle_term, near_static,
-                                        cites=mode == "check")
+                                        cites=mode == "check", defeaters=defeaters)
     near_lines = near_cites + near_lines
     return Compiled(game=game, mode=mode, text="\n".join(lines) + "\n", near_text="\n".join(near_lines) + "\n",
                     rules=tuple(rules), near=tuple(near_rules), principles=principles,
-                    defeaters=tuple(sorted(DEFEATERS)), absent=assumed_absent, base_shown=frozenset(
+                    defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
                     witnesses=tuple(sorted(witnesses)))
 
@@ -721,7 +728,8 @@ def _shared(sets: list[set[str]]) -> set[str] | None:
     return set(next(iter(distinct))) if len(distinct) == 1 else None
 
 
-def _near_part(live, rules, bodies, near, cited, dynamic_clause, principle_term, near_static, *, cites: bool):
+def _near_part(live, rules, bodies, near, cited, dynamic_clause, principle_term, near_static, *, cites: bool,
+               defeaters: frozenset[Signature] = DEFEATERS):
     lines: list[str] = []
     made: list[NearRule] = []
 
@@ -747,7 +755,7 @@ def _near_part(live, rules, bodies, near, cited, dynamic_clause, principle_term,
             if signature(premise) in near and signature(premise) not in ELIDED:
                 add(rule, slot, None, [_flat("_nm_", premise)] + [str(l) for j, l in enumerate(literals) if j != i])
         for slot, i in enumerate(negatives):
-            if signature(kinds[i][0]) in DEFEATERS and signature(kinds[i][0]) in live_signatures:
+            if signature(kinds[i][0]) in defeaters and signature(kinds[i][0]) in live_signatures:
                 add(rule, None, slot, [str(kinds[i][0])] + [str(l) for j, l in enumerate(literals) if j != i])
 
     if not cites:
