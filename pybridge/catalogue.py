@@ -105,6 +105,9 @@ class Game:
     # predicates whose atoms are rare and whose cites reach far: the why layer is specialised to
     # the ones a situation has (pybridge.solve); the core declares its own
     witnesses: tuple[tuple[str, int], ...] = ()
+    # predicates whose atoms override another atom the rules would derive (besides the core's effect
+    # set aside and property replaced): a verdict resting on the absent atom cites what overrode it
+    defeaters: tuple[tuple[str, int], ...] = ()
     resolution: ResolutionRules | None = None  # None: the game declares no resolution
     # where an open card with a printed property is in play (Berserk: a flyer, in the flying zone)
     placements: tuple["Placement", ...] = ()
@@ -165,6 +168,12 @@ def _phrases(directory: Path) -> Phrases:
             data = read_game_yaml(path) or {}
             for name, found in sections.items():
                 found.update({str(k): str(v) for k, v in (data.get(name) or {}).items()})
+    # A feature named as a term ("gains directed_strike") is worded by its id's words, unless the
+    # phrases word it themselves.
+    vocabulary = directory / "vocabulary.yaml"
+    if vocabulary.is_file():
+        for feature in (read_game_yaml(vocabulary) or {}).get("features") or {}:
+            sections["terms"].setdefault(f"{feature}/0", str(feature).replace("_", " "))
     return Phrases(sections["phrases"], terms=sections["terms"], principles=sections["principles"])
 
 
@@ -226,6 +235,7 @@ def load_game(name: str) -> Game:
         active_while_hidden=tuple(meta.get("active_while_hidden", ())),
         board=Board(int(meta["board"]["columns"]), int(meta["board"]["rows_per_side"])) if meta.get("board") else None,
         witnesses=tuple(_signature(w) for w in meta.get("witnesses", ())),
+        defeaters=tuple(_signature(d, "defeaters") for d in meta.get("defeaters", ())),
         resolution=_resolution(meta.get("resolution"), clauses),
         placements=tuple(Placement(str(p["property"]), str(p["value"]), str(p["zone"]), str(p["summary"]))
                          for p in meta.get("placements", ())),
@@ -270,8 +280,8 @@ def _resolution(spec: Any, clauses: dict[str, Clause]) -> ResolutionRules | None
                            **{key: tuple(str(c) for c in spec.get(key) or ()) for key in RESOLUTION_CLAUSES})
 
 
-def _signature(text: str) -> tuple[str, int]:
+def _signature(text: str, key: str = "witnesses") -> tuple[str, int]:
     name, _, arity = str(text).rpartition("/")
     if not name or not arity.isdigit():
-        raise JudgeError(f"game.yaml: witnesses: expected name/arity, got {text!r}")
+        raise JudgeError(f"game.yaml: {key}: expected name/arity, got {text!r}")
     return (name, int(arity))

@@ -241,7 +241,7 @@ def set_aside_text(o: OverriddenEffect, report: Report, phrases: Mapping[str, st
 def clamp_text(c: Clamp, report: Report) -> str:
     """A value the zero rule raised to 0."""
     which = f" (value no. {c.index})" if c.index else ""
-    return (f"{_safe(c.card)}'s {_safe(c.value)}{which} comes to {c.computed} after modifiers and counts as 0"
+    return (f"{_safe(c.card)}'s {_safe(c.value)}{which} comes to {c.computed} and counts as 0"
             f" — {_clause(c.clause, report.clauses)}")
 
 

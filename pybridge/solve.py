@@ -78,7 +78,7 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
     if compiled is None:
         compiled = compile_game(game_name, entry_file(game_name, game.entry), mode=mode,
                                 clause_kind=game.clause_kind, principle_of_banner=game.principle_of,
-                                witnesses=witnesses(game), absent=absent)
+                                witnesses=witnesses(game), absent=absent, defeaters=frozenset(game.defeaters))
         cache.write_json(f"{key}.json", compiled.to_data())
     return compiled
 

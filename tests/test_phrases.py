@@ -244,7 +244,7 @@ def verdict_lines(path: str, action: str, **kwargs) -> list[str]:
      "    effect dread is set aside because of shade: a hidden card's constant features create no effects,"
      " stealth excepted — 532.4 (Constant features of hidden cards)"),
     ("berserk/512/zero-parameter.yaml", "declare(viper, poisoning, 0)",
-     "    viper's poisoning comes to -2 after modifiers and counts as 0 — zero-rule (Zero rule)"),
+     "    viper's poisoning comes to -2 and counts as 0 — zero-rule (Zero rule)"),
     ("berserk/513/axe-rule-card-permits-second-attack.yaml", "strike_attack(vail, foe)",
      "    107.2 (Strike attack) would forbid it (once_per_turn), but axe-rule (Axe rule: card text beats the"
      " rules) overrides that condition: card text that says it overrides a rule wins over it"),

@@ -269,7 +269,7 @@ def _notes(report: Report) -> list[str]:
     notes = [f"Effect {o.effect} is set aside under {o.principle.replace('_', '-')}, because of {o.by}"
              + (f" ({o.clause})" if o.clause else "") + "." for o in report.overridden_effects]
     notes += [f"Effects {a} and {b} contradict and no principle decides between them." for a, b in report.unresolved]
-    notes += [f"{c.card}'s {c.value} comes to {c.computed} after modifiers and counts as 0 ({c.clause})."
+    notes += [f"{c.card}'s {c.value} comes to {c.computed} and counts as 0 ({c.clause})."
               for c in report.clamped]
     return notes
 
