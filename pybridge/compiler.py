@@ -41,11 +41,11 @@ from typing import Callable, Iterable, NamedTuple
 import clingo
 from clingo import ast
 
-from pybridge import terms
+from pybridge import specialise, terms
 from pybridge.encodings import asp_root, banner_id, relative_name
 from pybridge.errors import JudgeError
 
-COMPILER_VERSION = "5"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "6"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -155,6 +155,9 @@ class Compiled:
     base_shown: frozenset[Signature] = frozenset()  # what the rules base itself shows (#show)
     absent: tuple[Signature, ...] = ()  # witness predicates the why layer assumed to have no atoms
     witnesses: tuple[Signature, ...] = ()  # the witness predicates (shown, so a run can check them)
+    # per statement of text and near_text, what pybridge.specialise reads of it
+    shapes: list = field(default_factory=list, repr=False, compare=False)
+    near_shapes: list = field(default_factory=list, repr=False, compare=False)
 
     def to_data(self) -> dict:
         return {"game": self.game, "mode": self.mode, "text": self.text, "near_text": self.near_text,
@@ -162,7 +165,8 @@ class Compiled:
                 "near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near],
                 "principles": self.principles, "defeaters": [list(d) for d in self.defeaters],
                 "base_shown": sorted(list(s) for s in self.base_shown),
-                "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses]}
+                "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
+                "shapes": self.shapes, "near_shapes": self.near_shapes}
 
     @classmethod
     def from_data(cls, data: dict) -> Compiled:
@@ -172,7 +176,8 @@ class Compiled:
                    principles=dict(data["principles"]), defeaters=tuple(tuple(d) for d in data["defeaters"]),
                    base_shown=frozenset(tuple(x) for x in data["base_shown"]),
                    absent=tuple(tuple(w) for w in data["absent"]),
-                   witnesses=tuple(tuple(w) for w in data["witnesses"]))
+                   witnesses=tuple(tuple(w) for w in data["witnesses"]),
+                   shapes=data["shapes"], near_shapes=data["near_shapes"])
 
 
 def signature(term: ast.AST) -> Signature:
@@ -276,6 +281,7 @@ def asp_digest() -> str:
     """A key for everything the compiled programs depend on: the files under asp/, and this compiler."""
     digest = hashlib.sha256(COMPILER_VERSION.encode())
     digest.update(Path(__file__).read_bytes())
+    digest.update(Path(specialise.__file__).read_bytes())  # the statement shapes are cached too
     root = asp_root()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         digest.update(path.relative_to(root).as_posix().encode())
@@ -715,11 +721,19 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                                         cited | near_cited, dynamic_clause, principle_term, near_static,
                                         cites=mode == "check", defeaters=defeaters)
     near_lines = near_cites + near_lines
-    return Compiled(game=game, mode=mode, text="\n".join(lines) + "\n", near_text="\n".join(near_lines) + "\n",
+    text, near_text = "\n".join(lines) + "\n", "\n".join(near_lines) + "\n"
+    return Compiled(game=game, mode=mode, text=text, near_text=near_text,
+                    shapes=specialise.shapes(_parse(text)), near_shapes=specialise.shapes(_parse(near_text)),
                     rules=tuple(rules), near=tuple(near_rules), principles=principles,
                     defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
                     witnesses=tuple(sorted(witnesses)))
+
+
+def _parse(text: str) -> list[ast.AST]:
+    statements: list[ast.AST] = []
+    ast.parse_string(text, statements.append)
+    return statements
 
 
 def _shared(sets: list[set[str]]) -> set[str] | None:

@@ -72,7 +72,10 @@ class Graph:
             return []
         keys = tuple(v for v in terms.variables(rule.head_pattern) if v in bindings)
         index = self._index(name, rule.variables, keys)
-        found = [dict(zip(rule.variables, args)) for args in index.get(tuple(bindings[k] for k in keys), ())]
+        records = index.get(tuple(bindings[k] for k in keys), ())
+        if len(records) > 1:  # in the order of their terms, not of the ground program's atom table
+            records = sorted(records)
+        found = [dict(zip(rule.variables, args)) for args in records]
         if _computed(rule.head_pattern):  # arithmetic in the head: rebuild it and compare
             build = self._builder(rule.head_pattern)
             matching = []

@@ -27,7 +27,7 @@ from typing import Iterable
 import clingo
 from clingo import ast
 
-from pybridge import cache, limits
+from pybridge import cache, limits, specialise
 from pybridge.catalogue import Game, load_game
 from pybridge.compiler import Compiled, Signature, asp_digest, compile_game
 from pybridge.encodings import entry_file
@@ -140,15 +140,13 @@ def _past(deadline: float, time_limit: float, what: str) -> None:
         raise JudgeError(limits.over(f"{what} did not finish within the time limit", time_limit, "time_limit"))
 
 
-def _run(compiled: Compiled, facts: list[clingo.Symbol], time_limit: float, deadline: float, *, near: bool,
+def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, near: bool,
          keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
     with ast.ProgramBuilder(ctl) as builder:
-        for statement in _parsed(compiled.text) + (_parsed(compiled.near_text) if near else ()):
+        for statement in _statements(compiled, facts, near):
             builder.add(statement)
-    # The facts go in as clingo prints their Symbols (quoted and escaped by clingo itself): one
-    # parse is cheaper than a backend call per fact, and it is exactly what `ccg-judge facts` shows.
-    ctl.add("base", [], render(facts))
+    ctl.add("base", [], facts.text)
     try:
         ctl.ground([("base", [])])
     except RuntimeError as exc:
@@ -174,6 +172,47 @@ def _run(compiled: Compiled, facts: list[clingo.Symbol], time_limit: float, dead
     for atom in models[0]:
         shown.setdefault(atom.name, []).append(atom)
     return shown, (ctl if keep else None)
+
+
+@dataclass
+class Facts:
+    """A situation's facts as clingo prints their Symbols (quoted and escaped by clingo itself: one
+    parse is cheaper than a backend call per fact, and it is exactly what `ccg-judge facts` shows),
+    and their shape for :mod:`pybridge.specialise`."""
+
+    symbols: list[clingo.Symbol]
+
+    @cached_property
+    def text(self) -> str:
+        return render(self.symbols)
+
+    @cached_property
+    def key(self) -> frozenset:
+        return specialise.text_key(self.text)
+
+
+def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
+    """The program for these facts: the rules that can fire for them (:mod:`pybridge.specialise`);
+    ``near`` adds the near misses."""
+    base = _parsed(compiled.text)
+    statements = base + (_parsed(compiled.near_text) if near else ())
+    if not specialise.ENABLED:
+        return list(statements)
+    kept = specialise.kept(_shapes(compiled), facts.key).statements
+    return [statements[i] for i in kept if near or i < len(base)]
+
+
+_indexed: dict[int, tuple[Compiled, specialise.Program]] = {}
+
+
+def _shapes(compiled: Compiled) -> specialise.Program:
+    """The statement shapes of a compiled program and its near misses, indexed once per process."""
+    found = _indexed.get(id(compiled))
+    if found is None or found[0] is not compiled:
+        found = _indexed[id(compiled)] = (compiled, specialise.Program(compiled.shapes + compiled.near_shapes))
+        if len(_indexed) > 64:
+            _indexed.pop(next(iter(_indexed)))
+    return found[1]
 
 
 @lru_cache(maxsize=64)
@@ -243,14 +282,15 @@ def solve(game_name: str, facts: list[clingo.Symbol], *, mode: str = "check",
     all_witnesses = witnesses(game)
     absent = all_witnesses - expected if expected is not None else frozenset()
     compiled = program(game_name, mode, absent if mode == "check" else frozenset())
-    near = False
-    shown, control = _run(compiled, facts, time_limit, deadline, near=near, keep=mode == "trees")
+    given = Facts(facts)
+    near = False  # the near misses are added when a defeater holds (a second run: it seldom does)
+    shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode == "trees")
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
     defeated = any(shown.get(d[0]) for d in compiled.defeaters)
     if (mode == "check" and present & set(compiled.absent)) or defeated:
         compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
         near = defeated
-        shown, control = _run(compiled, facts, time_limit, deadline, near=near, keep=mode == "trees")
+        shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode == "trees")
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
         raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
