@@ -10,11 +10,12 @@ them (user text never becomes program text).
 The why layer is specialised: with no effects in a situation, nothing can
 set an effect aside, replace a property or push a value below zero, so the
 cite paths through those *witness* predicates are left out. A run checks the
-witnesses it shows; one that holds against the guess makes the run again with
-the layer that covers it. The near misses, which a *defeater* (an effect set
-aside, a property replaced) calls for, go in from the first run wherever the
-specialiser (pybridge.specialise) finds that a defeater can hold. The verdicts
-never depend on the guess, only the time does."""
+witnesses it shows; one that holds against the guess, or a *defeater* (an
+effect set aside, a property replaced) that calls for near misses, makes the
+run again with the layer that covers it; where the specialiser
+(pybridge.specialise) finds that a defeater can hold and few near rules can
+fire, they go in from the first run. The verdicts never depend on the guess,
+only the time does."""
 
 from __future__ import annotations
 
@@ -203,14 +204,19 @@ def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
     return [statements[i] for i in kept if near or i < len(base)]
 
 
-def _may_be_defeated(compiled: Compiled, facts: Facts) -> bool:
-    """Whether a defeater can hold for these facts, so the near misses go in from the first run: the
-    specialiser leaves out the near rules that cannot fire, so adding them costs little, and a
-    second run would cost a whole grounding."""
+def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
+    """Whether to ground the near misses in the first run: where the specialiser finds that a
+    defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
+    less than the second run that a defeater holding would need. Otherwise the run goes without them
+    and runs again only if a defeater does hold. Either way the answer is the same."""
     if not specialise.ENABLED:
         return False
-    possible = specialise.kept(_shapes(compiled), facts.key).predicates
-    return any(tuple(d) in possible for d in compiled.defeaters)
+    kept = specialise.kept(_shapes(compiled), facts.key)
+    if not any(tuple(d) in kept.predicates for d in compiled.defeaters):
+        return False
+    base = len(_parsed(compiled.text))
+    near = sum(1 for i in kept.statements if i >= base)
+    return near * 10 <= len(kept.statements) - near
 
 
 _indexed: dict[int, tuple[Compiled, specialise.Program]] = {}
@@ -294,7 +300,7 @@ def solve(game_name: str, facts: list[clingo.Symbol], *, mode: str = "check",
     absent = all_witnesses - expected if expected is not None else frozenset()
     compiled = program(game_name, mode, absent if mode == "check" else frozenset())
     given = Facts(facts)
-    near = _may_be_defeated(compiled, given)
+    near = _near_up_front(compiled, given)
     shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode == "trees")
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
     defeated = any(shown.get(d[0]) for d in compiled.defeaters)
