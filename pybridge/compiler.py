@@ -45,14 +45,14 @@ from pybridge import specialise, terms
 from pybridge.encodings import asp_root, banner_id, relative_name
 from pybridge.errors import JudgeError
 
-COMPILER_VERSION = "6"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "7"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
 # Core judgement atoms and the argument that names the clause that decided them.
 CLAUSE_ARGUMENT: dict[Signature, int] = {
     ("candidate", 3): 2, ("forbidden", 3): 2, ("violation", 4): 2, ("obliged", 3): 2,
-    ("exempt", 4): 3, ("waived", 5): 4, ("assumed", 6): 5, ("clamped", 5): 4}
+    ("exempt", 4): 3, ("waived", 5): 4, ("assumed", 6): 5, ("clamped", 5): 4, ("satisfied", 3): 2}
 # ignored(Effect, By, Principle): the principle's clause (principle_clause/2) is the instance's.
 PRINCIPLE_ARGUMENT: dict[Signature, int] = {("ignored", 3): 2}
 # Premises not followed for cites: the verdict itself.
@@ -66,7 +66,8 @@ VERDICT_CHAIN = frozenset({("blocked", 3), ("is_blocked", 2), ("legal", 2), ("il
 REASONS = frozenset(set(CLAUSE_ARGUMENT) | set(PRINCIPLE_ARGUMENT) | {("consequence", 3)})
 # How a verdict gathers its cites from its reasons: (guard, reason) bodies for _v(P, A, Clause).
 # A legal action rests on its candidates, the prohibitions lifted and what lifted them, the witness
-# treatment of hidden cards, and what overrode a prohibition it escaped; an illegal one on its
+# treatment of hidden cards, the conditions it met (satisfied/3), and what overrode a prohibition it
+# escaped; an illegal one on its
 # candidates and the prohibitions that block it. Consequences and obligations have cites of their own.
 VERDICT_CITES: tuple[tuple[str, ...], ...] = (
     ("_c_candidate_3(P, A, _, Cite__)",),
@@ -74,6 +75,7 @@ VERDICT_CITES: tuple[tuple[str, ...], ...] = (
     ("legal(P, A)", "_c_exempt_4(P, A, _, _, Cite__)"),
     ("legal(P, A)", "_c_waived_5(P, A, R, _, _, Cite__)", "exempt(P, A, R, _)"),
     ("legal(P, A)", "_c_assumed_6(P, A, _, _, _, _, Cite__)"),
+    ("legal(P, A)", "_c_satisfied_3(P, A, _, Cite__)"),
     ("legal(P, A)", "_nmc_is_blocked_2(P, A, Cite__)"),
     ("illegal(P, A)", "blocked(P, A, R)", "_c_forbidden_3(P, A, R, Cite__)"),
     # what would have lifted a prohibition that blocks it, but for something that overrode it

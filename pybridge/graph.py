@@ -244,6 +244,9 @@ class Graph:
         for reason in verdict.reasons:
             if reason.role == "granted":
                 reason.node = self.expand(Function("candidate", [player, action, clingo.String(reason.clause)]))
+            elif reason.role == "met":
+                reason.node = self.expand(Function("satisfied", [player, action, clingo.String(reason.clause)]))
+                roots.append(reason.node)
             elif reason.role in ("blocked", "lifted"):
                 atom = Function("forbidden", [player, action, clingo.String(reason.clause)])
                 reason.node = self.expand(atom)

@@ -94,8 +94,9 @@ class RuleInfo:
 class Reason:
     """Why a verdict is what it is: a clause, and the node of the atom that carries it."""
 
-    role: Annotated[Literal["granted", "blocked", "lifted", "waived", "obliged", "definition"], Field(
-        description="definition: (an impossible action) a definition it fails, its node the candidate it is not.")]
+    role: Annotated[Literal["granted", "met", "blocked", "lifted", "waived", "obliged", "definition"], Field(
+        description="met: (a legal action) a condition of the clause it meets, such as a target within range; "
+                    "definition: (an impossible action) a definition it fails, its node the candidate it is not.")]
     clause: str
     node: Annotated[str | None, Field(description="Node id of the reason's atom in the graph (with trees).")] = None
     by: Annotated[str | None, Field(description="lifted/waived: the clause that overrode it.")] = None
@@ -212,7 +213,7 @@ class Grouped:
     consequence_cites: dict[tuple, set[str]]
 
 
-REASON_ATOMS = ("candidate", "forbidden", "exempt", "waived", "obliged", "consequence", "assumed")
+REASON_ATOMS = ("candidate", "forbidden", "exempt", "waived", "obliged", "consequence", "assumed", "satisfied")
 
 
 def group(answer: Answer) -> Grouped:
@@ -402,6 +403,10 @@ def verdict_of(key: tuple, g: Grouped, cites: Cites, principle_of: dict[str, str
             found.add(by)
         reasons.append(Reason(role="waived", clause=text(w[2]), condition=text(w[3]), by=by,
                               principle=principle_of.get(by, "exception"), node=None))
+    if is_legal:  # the conditions it met (a limit it keeps within permits nothing: told apart)
+        for args in sorted(g.by["satisfied"].get(key, ()), key=lambda a: text(a[2])):
+            found.add(text(args[2]))
+            reasons.append(Reason(role="met", clause=text(args[2]), node=None))
     brave = is_legal and key in g.in_some and key not in g.in_every
     treatment = []
     if brave:

@@ -192,6 +192,9 @@ def verdict_text(v: Verdict, report: Report, phrases: Mapping[str, str] | None =
         told.add(r.clause)
         if r.role == "granted":
             body.append(f"    possible under {_clause(r.clause, clauses)}")
+        elif r.role == "met":
+            why = _premises(report, r.node, phrases) if r.node else ""
+            body.append(f"    within what {_clause(r.clause, clauses)} allows" + (f": {why}" if why else ""))
         elif r.role == "blocked":
             why = _premises(report, r.node, phrases) if r.node else ""
             body.append(f"    forbidden by {_clause(r.clause, clauses)}" + (f", because {why}" if why else ""))
@@ -316,7 +319,7 @@ def tree_text(report: Report, node_id: str, indent: int = 0, seen: set[str] | No
 
 def explain_text(report: Report, v: Verdict, phrases: Mapping[str, str] | None = None) -> str:
     lines = verdict_text(v, report, phrases) + [""]
-    roles = [("Why it is possible", ["granted"]), ("Why it is forbidden", ["blocked"]),
+    roles = [("Why it is possible", ["granted", "met"]), ("Why it is forbidden", ["blocked"]),
              ("Prohibitions overridden", ["lifted", "waived"])]
     for title, wanted in roles:
         node_ids = [r.node for r in v.reasons if r.role in wanted] + \

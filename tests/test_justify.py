@@ -19,9 +19,9 @@ VERDICT_ROOTS = ("candidate/3", "legal/2")  # the verdict's own roots: a reason'
 
 def graph_cites(report: Report, verdict: Verdict) -> set[str]:
     """The clauses the derivations on the verdict's graph name, walked from its reasons: its
-    candidates; its blocking prohibitions (illegal); the prohibitions lifted and what lifted them,
+    candidates and the conditions it met (legal); its blocking prohibitions (illegal); the prohibitions lifted and what lifted them,
     its witness treatment and what overrode a prohibition it escaped (legal)."""
-    roots = [r.node for r in verdict.reasons if r.role == "granted"]
+    roots = [r.node for r in verdict.reasons if r.role in ("granted", "met")]
     if verdict.verdict == "illegal":
         roots += [r.node for r in verdict.reasons if r.role == "blocked"]
         # and what would have lifted a blocking prohibition but was overridden: illegal <- is_blocked

@@ -38,8 +38,8 @@ def test_runner_reports_a_wrong_expectation():
     miscited = expect.model_copy(update={"illegal": {**expect.illegal, "shot(elf, foe)": ["107.2"]}})
     wrong = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": miscited})})
     assert judge_ruling(wrong, report) == [
-        "shot(elf, foe): expected citations ['107.2'], got ['107.5-1', 'feature:range', 'feature:shot', "
-        "'model:activated-timing', 'model:creature-acts', 'model:range', 'model:shot-at-neighbour']"
+        "shot(elf, foe): expected citations ['107.2'], got ['107.5-1', 'feature:shot', 'model:activated-timing', "
+        "'model:creature-acts', 'model:shot-at-neighbour']"
     ]
 
 

@@ -317,7 +317,8 @@ def verdict_tree(report: Report, v: Verdict, game: Game) -> dict[str, Any]:
 
     parts = [section(f"treating {t.card} as {'having' if t.value == 'has' else 'lacking'} {t.property}",
                      t.clause, [t.node]) for t in v.treatment]
-    words = {"granted": "possible under", "blocked": "forbidden by", "definition": "not an action defined by"}
+    words = {"granted": "possible under", "met": "within what it allows", "blocked": "forbidden by",
+             "definition": "not an action defined by"}
     for r in v.reasons:
         if r.role in words:
             parts.append(section(words[r.role], r.clause, [r.node]))
