@@ -185,7 +185,7 @@ def verdict_text(v: Verdict, report: Report, phrases: Mapping[str, str] | None =
     head = f"{_safe(v.player)}: {_safe(v.action)} — {v.verdict.upper() if v.verdict != 'impossible' else 'NOT POSSIBLE'}"
     if v.certainty == "some":
         head += " (under some admissible treatment of hidden cards, not every)"
-    body = [f"    treating {_safe(t.card)} as {'having' if t.value == 'has' else 'lacking'} "
+    body = [f"    with {_safe(t.card)} taken as {'having' if t.value == 'has' else 'lacking'} "
             f"{_safe(say_term(t.property, phrases))} — {_clause(t.clause, clauses)}" for t in v.treatment]
     told: set[str] = set()
     for r in v.reasons:

@@ -315,7 +315,7 @@ def verdict_tree(report: Report, v: Verdict, game: Game) -> dict[str, Any]:
                 item["children"].extend(children)
         return item
 
-    parts = [section(f"treating {t.card} as {'having' if t.value == 'has' else 'lacking'} {t.property}",
+    parts = [section(f"with {t.card} taken as {'having' if t.value == 'has' else 'lacking'} {t.property}",
                      t.clause, [t.node]) for t in v.treatment]
     words = {"granted": "possible under", "met": "within what it allows", "blocked": "forbidden by",
              "definition": "not an action defined by"}
