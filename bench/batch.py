@@ -21,7 +21,10 @@ size with --cards), one seed per situation, written as one JSONL file. The confi
 Each configuration runs --repeat times; the table shows medians: situations/s (wall clock, worker
 start included), CPU seconds per situation (all processes; steadier than the wall clock on a
 machine shared with other work), the peak resident memory of a worker, and how much a worker's
-resident memory grew from the 10th percentile of the batch (the 1,000th of 10,000) to its end.
+resident memory grew from the 10th percentile of the batch (the 1,000th of 10,000) to its end (per
+worker life: a recycled worker starts afresh, so with recycling this is a life's growth), and the
+largest resident memory of any worker in the last tenth of the batch against the second tenth (flat
+when recycling bounds it).
 No timing here is asserted anywhere.
 """
 
@@ -96,6 +99,18 @@ def growth(timeline: list[tuple[int, int]], total: int) -> float | None:
     return (after[-1] - after[0]) / after[0]
 
 
+def drift(samples: list[tuple[int, int]], total: int) -> float | None:
+    """Across the batch, however often workers are recycled: the largest resident memory of any
+    process in the last tenth of the batch against the largest in its second tenth (the 1,000th to
+    2,000th of 10,000). ``samples`` holds (situations done in all, resident bytes)."""
+    tenth = max(1, total // 10)
+    early = [rss for done, rss in samples if tenth <= done < 2 * tenth]
+    late = [rss for done, rss in samples if done >= total - tenth]
+    if not early or not late:
+        return None
+    return (max(late) - max(early)) / max(early)
+
+
 # --------------------------------------------------------------------------
 # The configurations (each in a fresh process: see main)
 
@@ -128,7 +143,8 @@ def run_batch(jsonl: Path, jobs: int, chunk: int, recycle: int) -> dict:
     growths = [g for t in by_pid.values() if (g := growth(t, summary.situations)) is not None]
     return {"situations": summary.situations, "errors": summary.errors, "seconds": seconds,
             "peak": max((w.peak for w in summary.workers.values()), default=0),
-            "growth": max(growths) if growths else None, "workers": len(summary.workers), "cpu": cpu}
+            "growth": max(growths) if growths else None, "workers": len(summary.workers), "cpu": cpu,
+            "drift": drift([(done, rss) for done, _, rss in summary.samples], summary.situations)}
 
 
 def run_naive(jsonl: Path) -> dict:
@@ -147,7 +163,8 @@ def run_naive(jsonl: Path) -> dict:
         timeline.append((i, _rss_now()))
     seconds = time.perf_counter() - started
     return {"situations": len(lines), "errors": errors, "seconds": seconds, "peak": _peak(),
-            "growth": growth(timeline, len(lines)), "workers": 1, "cpu": _cpu() - cpu}
+            "growth": growth(timeline, len(lines)), "workers": 1, "cpu": _cpu() - cpu,
+            "drift": drift(timeline, len(lines))}
 
 
 def dump_facts(jsonl: Path, out: Path) -> None:
@@ -178,7 +195,8 @@ def run_clingo(facts_file: Path) -> dict:
         timeline.append((i, _rss_now()))
     seconds = time.perf_counter() - started
     return {"situations": len(programs), "errors": 0, "seconds": seconds, "peak": _peak(),
-            "growth": growth(timeline, len(programs)), "workers": 1, "cpu": _cpu() - cpu}
+            "growth": growth(timeline, len(programs)), "workers": 1, "cpu": _cpu() - cpu,
+            "drift": drift(timeline, len(programs))}
 
 
 # --------------------------------------------------------------------------
@@ -305,15 +323,17 @@ def _median(results: list[dict], key: str):
 
 def table(rows: list[tuple[str, list[dict]]]) -> str:
     lines = ["| configuration | situations | situations/s | CPU per situation | peak RSS per worker "
-             "| RSS growth (10%→end) |",
-             "|---|---:|---:|---:|---:|---:|"]
+             "| RSS growth (10%→end) | largest RSS, 2nd tenth→last |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for name, results in rows:
         rate = statistics.median(r["situations"] / r["seconds"] for r in results)
         peak = _median(results, "peak")
         grow = _median(results, "growth")
+        drift_ = _median(results, "drift")
         cpu = statistics.median(r["cpu"] / r["situations"] for r in results)
         lines.append(f"| {name} | {results[0]['situations']} | {rate:.2f} | {cpu * 1000:.0f} ms | "
-                     f"{peak / MB:.0f} MB | {'n/a' if grow is None else f'{grow:+.1%}'} |")
+                     f"{peak / MB:.0f} MB | {'n/a' if grow is None else f'{grow:+.1%}'} | "
+                     f"{'n/a' if drift_ is None else f'{drift_:+.1%}'} |")
     return "\n".join(lines)
 
 

@@ -44,6 +44,9 @@ Atom = tuple  # (name, arity, (Argument, ...))
 
 STRING = '"'
 NUMBER = "#"
+# Answers remembered per program: a facts' shape is a few kilobytes of key, and a batch of a template
+# repeats few shapes.
+REMEMBERED = 64
 # Set CCG_JUDGE_SPECIALISE=0 to ground the whole program (to compare, or to rule the step out).
 ENABLED = os.environ.get("CCG_JUDGE_SPECIALISE", "1") != "0"
 
@@ -316,7 +319,7 @@ def kept(program: Program, key: frozenset) -> Kept:
     hit = program.results.get(key)
     if hit is None:
         hit = program.results[key] = _kept(program, key)
-        if len(program.results) > 256:
+        if len(program.results) > REMEMBERED:
             program.results.pop(next(iter(program.results)))
     return hit
 
