@@ -198,7 +198,7 @@ def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
     ``near`` adds the near misses."""
     base = _parsed(compiled.text)
     statements = base + (_parsed(compiled.near_text) if near else ())
-    if not specialise.ENABLED:
+    if not specialise.ENABLED or not compiled.shapes:
         return list(statements)
     kept = specialise.kept(_shapes(compiled), facts.key).statements
     return [statements[i] for i in kept if near or i < len(base)]
@@ -209,7 +209,7 @@ def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
     defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
     less than the second run that a defeater holding would need. Otherwise the run goes without them
     and runs again only if a defeater does hold. Either way the answer is the same."""
-    if not specialise.ENABLED:
+    if not specialise.ENABLED or not compiled.shapes:
         return False
     kept = specialise.kept(_shapes(compiled), facts.key)
     if not any(tuple(d) in kept.predicates for d in compiled.defeaters):

@@ -107,7 +107,15 @@ def _head_atoms(node: ast.AST, out: list[Atom]) -> None:
 
 def shapes(statements: Sequence[ast.AST]) -> list[list]:
     """Per statement: [gates, heads] for a rule (its plain positive body atoms and what its head may
-    derive), or None for any other statement (always kept)."""
+    derive), or None for any other statement (always kept). Empty if some head cannot be read: the
+    program is then grounded whole (an unread head could feed any rule)."""
+    try:
+        return _shapes(statements)
+    except ValueError:
+        return []
+
+
+def _shapes(statements: Sequence[ast.AST]) -> list[list]:
     found: list[list | None] = []
     for statement in statements:
         if statement.ast_type == ASTType.Rule:

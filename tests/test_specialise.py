@@ -122,6 +122,15 @@ def test_a_rule_is_dropped_only_when_its_body_cannot_hold():
         assert dropped not in heads, dropped
 
 
+def test_a_head_it_cannot_read_turns_it_off_for_the_program():
+    statements: list[ast.AST] = []
+    ast.parse_string("p(a). q(X) :- p(X).", statements.append)
+    assert specialise.shapes(statements)
+    unreadable = ast.SymbolicAtom(ast.SymbolicTerm(statements[1].head.location, clingo.Number(1)))
+    broken = statements[2].update(head=statements[2].head.update(atom=unreadable))
+    assert specialise.shapes(statements[:2] + [broken]) == []
+
+
 def test_facts_that_feed_a_rule_keep_it():
     facts = [clingo.Function("r", [clingo.Function("c"), clingo.Function("b")]),
              clingo.Function("t", [clingo.Function("a")]), clingo.Function("w", [clingo.Function("a")]),
