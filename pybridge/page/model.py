@@ -19,7 +19,7 @@ from typing import Any
 
 from pybridge.catalogue import Game
 from pybridge.justify import Report, Verdict
-from pybridge.report import phrase
+from pybridge.report import phrase, say_term
 from pybridge.situation import RESERVED_PREFIX, Card, Situation, resolved_card
 from pybridge.viewpoint import is_unknown_to
 
@@ -188,7 +188,7 @@ def _verdict(index: int, v: Verdict, report: Report, game: Game, known: set[str]
         "target": [c for c, r in roles if r is not None and r not in _ACTOR_ROLES],
         # cards the action names where the game does not declare the action's argument roles
         "named": [c for c, r in roles if r is None],
-        "consequences": v.consequence_texts,
+        "consequences": [say_term(c, game.phrases) for c in v.consequence_texts],  # in words, as the report
         "tree": verdict_tree(report, v, game) if trees else None,
     }
 
@@ -329,7 +329,7 @@ def verdict_tree(report: Report, v: Verdict, game: Game) -> dict[str, Any]:
             parts.append(section(f"condition {r.condition} overridden by {r.by} ({r.principle})", r.clause, [r.node]))
     parts += [section("obliged by", o.clause, [o.node]) for o in v.obligations]
     for c in v.consequences:
-        parts.append(section(f"then: {c.effect}", c.cites[0] if c.cites else None, [c.node]))
+        parts.append(section(f"then: {say_term(c.effect, game.phrases)}", c.cites[0] if c.cites else None, [c.node]))
     verdict = "obliged" if v.obligations and v.verdict == "legal" else v.verdict
     return {"text": f"{v.player}: {v.action} is {verdict}", "atom": None, "clause": None, "kind": "verdict",
             "rule": None, "children": parts}
