@@ -70,12 +70,17 @@ class Graph:
         bindings: dict[str, Symbol] = {}
         if not terms.unify(rule.head_pattern, atom, bindings):
             return []
-        keys = tuple(v for v in terms.variables(rule.head_pattern) if v in bindings)
-        index = self._index(name, rule.variables, keys)
-        records = index.get(tuple(bindings[k] for k in keys), ())
-        if len(records) > 1:  # in the order of their terms, not of the ground program's atom table
-            records = sorted(records)
-        found = [dict(zip(rule.variables, args)) for args in records]
+        if all(v in bindings for v in rule.variables):
+            # The head binds the whole record: ask for that one atom rather than index them all.
+            record = Function(name, [bindings[v] for v in rule.variables])
+            found = [{v: bindings[v] for v in rule.variables}] if self.answer.holds(record) else []
+        else:
+            keys = tuple(v for v in terms.variables(rule.head_pattern) if v in bindings)
+            index = self._index(name, rule.variables, keys)
+            records = index.get(tuple(bindings[k] for k in keys), ())
+            if len(records) > 1:  # in the order of their terms, not of the ground program's atom table
+                records = sorted(records)
+            found = [dict(zip(rule.variables, args)) for args in records]
         if _computed(rule.head_pattern):  # arithmetic in the head: rebuild it and compare
             build = self._builder(rule.head_pattern)
             matching = []
