@@ -401,8 +401,8 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         named = _NameAnonymous()(statement) if statement.body else statement
         positive, negative, variables = [], [], set()
         for literal in named.body:
-            parts = _literal(literal)
             _variables(literal, variables)
+            parts = _literal(literal)
             if parts is not None:
                 (positive if parts[1] == ast.Sign.NoSign else negative).append(parts[0])
         head = _head_term(named)
@@ -725,14 +725,16 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     near_lines = near_cites + near_lines
     text, near_text = "\n".join(lines) + "\n", "\n".join(near_lines) + "\n"
     return Compiled(game=game, mode=mode, text=text, near_text=near_text,
-                    shapes=specialise.shapes(_parse(text)), near_shapes=specialise.shapes(_parse(near_text)),
+                    shapes=specialise.shapes(parse_program(text)),
+                    near_shapes=specialise.shapes(parse_program(near_text)),
                     rules=tuple(rules), near=tuple(near_rules), principles=principles,
                     defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
                     witnesses=tuple(sorted(witnesses)))
 
 
-def _parse(text: str) -> list[ast.AST]:
+def parse_program(text: str) -> list[ast.AST]:
+    """A program's statements, parsed (the compiled text, for its shapes and for grounding)."""
     statements: list[ast.AST] = []
     ast.parse_string(text, statements.append)
     return statements

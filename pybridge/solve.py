@@ -31,7 +31,7 @@ from clingo import ast
 
 from pybridge import cache, limits, specialise
 from pybridge.catalogue import Game, load_game
-from pybridge.compiler import Compiled, Signature, asp_digest, compile_game
+from pybridge.compiler import Compiled, Signature, asp_digest, compile_game, parse_program
 from pybridge.encodings import entry_file
 from pybridge.errors import JudgeError
 
@@ -236,9 +236,7 @@ def _shapes(compiled: Compiled) -> specialise.Program:
 def _parsed(text: str) -> tuple[ast.AST, ...]:
     """A compiled program parsed once per process: handing clingo the parsed statements costs
     a third of parsing the text again for every situation."""
-    statements: list[ast.AST] = []
-    ast.parse_string(text, statements.append)
-    return tuple(statements)
+    return tuple(parse_program(text))
 
 
 def _hold_model(ctl: clingo.Control) -> tuple[ExitStack, clingo.Model]:

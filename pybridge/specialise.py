@@ -250,7 +250,9 @@ def _read(argument):
 
 
 def facts_key(facts: Iterable[clingo.Symbol]) -> frozenset:
-    """The facts as the interpretation sees them: each atom's predicate and abstract arguments."""
+    """The facts as the interpretation sees them: each atom's predicate and abstract arguments, read
+    from the Symbols. The reference :func:`text_key` is held to (tests/test_specialise.py); solving uses
+    text_key, which is cheaper."""
     return frozenset((f.name, len(args), tuple(map(value_of_symbol, args)))
                      for f in facts for args in (f.arguments,))
 
