@@ -110,8 +110,9 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
     answer = _solve(situation, s.game, situation_facts(viewed, game), "trees", time_limit, _expected(viewed, game))
     grouped = group(answer)
     wanted = normalise_action(action)
-    keys = [k for k in grouped.by["candidate"] if normalise_action(text(k[1])) == wanted]
-    keys.sort(key=lambda k: (text(k[0]) != s.viewpoint, text(k[0])))  # the asker's own action first
+    keys = [k for k, (_, act) in grouped.pairs.items() if normalise_action(text(act)) == wanted]
+    # the asker's own action first
+    keys.sort(key=lambda k: (text(grouped.pairs[k][0]) != s.viewpoint, text(grouped.pairs[k][0])))
     cites = Cites(game, answer.compiled.principles)
     principle_of = lifting_principles(answer.compiled.principles)
     try:

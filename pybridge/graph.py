@@ -61,7 +61,7 @@ class Graph:
             positions = [variables.index(k) if k in variables else None for k in keys]
             for atom in self.answer.lookup(name, len(variables)):
                 args = atom.arguments
-                index[tuple(None if i is None else args[i] for i in positions)].append(args)
+                index[tuple(None if i is None else terms.ident(args[i]) for i in positions)].append(args)
             self._records[name] = index
         return index
 
@@ -77,7 +77,7 @@ class Graph:
         else:
             keys = tuple(v for v in terms.variables(rule.head_pattern) if v in bindings)
             index = self._index(name, rule.variables, keys)
-            records = index.get(tuple(bindings[k] for k in keys), ())
+            records = index.get(tuple(terms.ident(bindings[k]) for k in keys), ())
             if len(records) > 1:  # in the order of their terms, not of the ground program's atom table
                 records = sorted(records)
             found = [dict(zip(rule.variables, args)) for args in records]
@@ -137,7 +137,7 @@ class Graph:
         return [p for p in positive if p is not None], [n for n in negative if n is not None]
 
     def _kind(self, atom: Symbol) -> str:
-        if atom in self.answer.facts:
+        if self.answer.is_fact(atom):
             return "fact"
         rules = self.by_signature.get((atom.name, len(atom.arguments)), ())
         return "derived" if any(":-" in r.text for r in rules) else "fact"
@@ -149,7 +149,7 @@ class Graph:
             return ident
         self._expanded.add(ident)
         node = self.nodes.nodes[ident]
-        if node.kind == "fact" and atom in self.answer.facts:
+        if node.kind == "fact" and self.answer.is_fact(atom):
             return ident
         for rule, bindings in self.supports(atom):
             node.derivations.append(self._derivation(atom, rule, bindings))
@@ -239,10 +239,10 @@ class Graph:
 
     def expand_verdict(self, verdict: Verdict, key: tuple, g: Grouped) -> None:
         """Point the verdict's reasons at their expanded nodes; its cites are read off the graph."""
-        player, action = key
+        player, action = g.pairs[key]
         is_legal = verdict.verdict == "legal"
         roots: list[str] = []
-        candidates = sorted(g.by["candidate"][key], key=lambda a: text(a[2]))
+        candidates = sorted(g.items("candidate", key), key=lambda a: text(a[2]))
         for args in candidates:
             ident = self.expand(args[-1])
             roots.append(ident)
@@ -258,35 +258,35 @@ class Graph:
                 if reason.role == "blocked" and not is_legal:
                     roots.append(reason.node)
             elif reason.role == "waived":
-                atom = next((a[-1] for a in g.by["waived"].get(key, ()) if text(a[2]) == reason.clause
+                atom = next((a[-1] for a in g.items("waived", key) if text(a[2]) == reason.clause
                              and text(a[3]) == reason.condition and text(a[4]) == reason.by), None)
                 if atom is not None:
                     reason.node = self.expand(atom)
-        for args in g.by["forbidden"].get(key, ()):
-            lifts = g.exempt.get((player, action, args[2]), ())
+        for args in g.items("forbidden", key):
+            lifts = g.lifts(key, args[2])
             if is_legal and lifts:
                 roots.append(self.expand(args[-1]))
                 for e in lifts:
-                    ident = self.expand(e[-1])
-                    roots.append(ident)
+                    lifted_by = self.expand(e[-1])
+                    roots.append(lifted_by)
                     for reason in verdict.reasons:
                         if reason.role == "lifted" and reason.clause == text(args[2]) and reason.by == text(e[3]):
-                            reason.by_node = ident
-                for w in g.by["waived"].get(key, ()):
-                    if w[2] == args[2]:
+                            reason.by_node = lifted_by
+                for w in g.items("waived", key):
+                    if terms.ident(w[2]) == terms.ident(args[2]):
                         roots.append(self.expand(w[-1]))
-        for t, args in zip(verdict.treatment, sorted(g.by["assumed"].get(key, ()), key=lambda a: (text(a[2]), text(a[3])))):
+        for t, args in zip(verdict.treatment, sorted(g.items("assumed", key), key=lambda a: (text(a[2]), text(a[3])))):
             t.node = self.expand(args[-1])
             roots.append(t.node)
-        for o, args in zip(verdict.obligations, sorted(g.by["obliged"].get(key, ()), key=lambda a: text(a[2]))):
+        for o, args in zip(verdict.obligations, sorted(g.items("obliged", key), key=lambda a: text(a[2]))):
             o.node = self.expand(args[-1])
         verdict_atom = Function("legal" if is_legal else "illegal", [player, action])
         verdict.node = self.expand(verdict_atom)
         if is_legal:  # what kept it from being blocked, if anything overrode that
             roots.append(self.absent(Function("is_blocked", [player, action])))
         else:  # what would have lifted a prohibition that blocks it, if something overrode that
-            for args in g.by["forbidden"].get(key, ()):
-                if not g.exempt.get((player, action, args[2])):
+            for args in g.items("forbidden", key):
+                if not g.lifts(key, args[2]):
                     roots.append(self.absent(Function("lifted", [player, action, args[2]])))
         found: set[str] = set()
         for ident in roots:
@@ -297,7 +297,7 @@ class Graph:
                 if named:
                     found |= self.cites.keep([named])
         verdict.cites = sort_clause_ids(found)
-        for c, args in zip(verdict.consequences, sorted(g.by["consequence"].get(key, ()), key=lambda a: text(a[2]))):
+        for c, args in zip(verdict.consequences, sorted(g.items("consequence", key), key=lambda a: text(a[2]))):
             c.node = self.expand(args[-1])
             c.cites = sort_clause_ids(self.cites_of(c.node))
 

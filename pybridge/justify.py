@@ -30,7 +30,7 @@ from pybridge import terms
 from pybridge.catalogue import Game, ResolutionRules
 from pybridge.compiler import CLAUSE_ARGUMENT, PRINCIPLE_ARGUMENT
 from pybridge.solve import Answer
-from pybridge.terms import text
+from pybridge.terms import ident, text
 
 REPORT_SCHEMA = "ccg-judge/report"
 REPORT_VERSION = 2
@@ -202,15 +202,28 @@ class Report:
 
 @dataclass
 class Grouped:
-    """The judgement atoms of an answer, grouped by (player, action), each with its arguments."""
+    """The judgement atoms of an answer, grouped by (player, action), each with its arguments.
 
-    by: dict[str, dict[tuple, list[tuple]]]
-    legal: set[tuple]
-    in_every: set[tuple]
-    in_some: set[tuple]
-    exempt: dict[tuple, list[tuple]]
-    extra_cites: dict[tuple, set[str]]
-    consequence_cites: dict[tuple, set[str]]
+    Keys are the idents (:func:`pybridge.terms.ident`) of the player and the action, and of a clause
+    where one is part of the key: a board's thousands of lookups then cost no call into clingo.
+    ``pairs`` gives each key's player and action as Symbols."""
+
+    by: dict[str, dict[tuple[int, int], list[tuple]]]
+    pairs: dict[tuple[int, int], tuple[Symbol, Symbol]]
+    legal: set[tuple[int, int]]
+    in_every: set[tuple[int, int]]
+    in_some: set[tuple[int, int]]
+    exempt: dict[tuple[int, int, int], list[tuple]]
+    extra_cites: dict[tuple[int, int], set[str]]
+    consequence_cites: dict[tuple[int, int, int], set[str]]
+
+    def items(self, name: str, key: tuple[int, int]) -> list[tuple]:
+        """The arguments (and, last, the atom) of each ``name`` atom of this (player, action)."""
+        return self.by[name].get(key, ())
+
+    def lifts(self, key: tuple[int, int], clause: Symbol) -> list[tuple]:
+        """The exemptions that lift ``clause`` for this (player, action)."""
+        return self.exempt.get(key + (ident(clause),), ())
 
 
 REASON_ATOMS = ("candidate", "forbidden", "exempt", "waived", "obliged", "consequence", "assumed", "satisfied")
@@ -220,27 +233,35 @@ def group(answer: Answer) -> Grouped:
     """Each shown atom's arguments are read once (reading a clingo Symbol is a call into clingo)."""
     shown = answer.shown
     by: dict[str, dict[tuple, list[tuple]]] = {}
+    pairs: dict[tuple[int, int], tuple[Symbol, Symbol]] = {}
     for name in REASON_ATOMS:
         grouped: dict[tuple, list[tuple]] = defaultdict(list)
         for atom in shown.get(name, ()):
             args = tuple(atom.arguments)
-            grouped[args[:2]].append(args + (atom,))
+            key = (ident(args[0]), ident(args[1]))
+            grouped[key].append(args + (atom,))
+            if name == "candidate":
+                pairs[key] = args[:2]
         by[name] = grouped
-    pairs = lambda name: {tuple(a.arguments) for a in shown.get(name, ())}  # noqa: E731
+
+    def keys(name: str) -> set[tuple[int, int]]:
+        return {(ident(p), ident(a)) for p, a in (atom.arguments for atom in shown.get(name, ()))}
+
     exempt: dict[tuple, list[tuple]] = defaultdict(list)
     for items in by["exempt"].values():
         for args in items:
-            exempt[args[:3]].append(args)
+            exempt[(ident(args[0]), ident(args[1]), ident(args[2]))].append(args)
     extra: dict[tuple, set[str]] = defaultdict(set)
     for atom in shown.get("_v", ()):
         p, a, c = atom.arguments
-        extra[(p, a)].add(text(c))
+        extra[(ident(p), ident(a))].add(text(c))
     consequence_cites: dict[tuple, set[str]] = defaultdict(set)
     for atom in shown.get("_c_consequence_3", ()):
         p, a, x, c = atom.arguments
-        consequence_cites[(p, a, x)].add(text(c))
-    return Grouped(by=by, legal=pairs("legal"), in_every=pairs("legal_in_every"), in_some=pairs("legal_in_some"),
-                   exempt=exempt, extra_cites=extra, consequence_cites=consequence_cites)
+        consequence_cites[(ident(p), ident(a), ident(x))].add(text(c))
+    return Grouped(by=by, pairs=pairs, legal=keys("legal"), in_every=keys("legal_in_every"),
+                   in_some=keys("legal_in_some"), exempt=exempt, extra_cites=extra,
+                   consequence_cites=consequence_cites)
 
 
 class Nodes:
@@ -248,19 +269,19 @@ class Nodes:
 
     def __init__(self) -> None:
         self.nodes: dict[str, Node] = {}
-        self.ids: dict[Symbol, str] = {}
+        self.ids: dict[int, str] = {}  # by the atom's ident
         self.atoms: dict[str, Symbol] = {}
 
     def __call__(self, atom: Symbol, kind: str = "derived") -> str:
-        found = self.ids.get(atom)
+        found = self.ids.get(ident(atom))
         if found is not None:
             return found
-        ident = f"n{len(self.ids) + 1}"
-        self.ids[atom] = ident
-        self.atoms[ident] = atom
-        self.nodes[ident] = Node(atom=text(atom), predicate=f"{atom.name}/{len(atom.arguments)}",
-                                 arguments=terms.argument_texts(atom), kind=kind)
-        return ident
+        node_id = f"n{len(self.ids) + 1}"
+        self.ids[ident(atom)] = node_id
+        self.atoms[node_id] = atom
+        self.nodes[node_id] = Node(atom=text(atom), predicate=f"{atom.name}/{len(atom.arguments)}",
+                                   arguments=terms.argument_texts(atom), kind=kind)
+        return node_id
 
 
 class Cites:
@@ -305,7 +326,7 @@ def build_report(answer: Answer, game: Game, *, edition: str, options: dict[str,
         from pybridge.graph import Graph  # the full graph, only when asked for
         graph = Graph(answer, game, cites)
     verdicts = []
-    for key in sorted(grouped.by["candidate"], key=lambda k: (text(k[0]), text(k[1]))):
+    for key in sorted(grouped.pairs, key=lambda k: tuple(map(text, grouped.pairs[k]))):
         verdict = verdict_of(key, grouped, cites, principle_of)
         if graph is not None:
             graph.expand_verdict(verdict, key, grouped)
@@ -372,24 +393,24 @@ def lifting_principles(principles: dict[str, str]) -> dict[str, str]:
 def verdict_of(key: tuple, g: Grouped, cites: Cites, principle_of: dict[str, str]) -> Verdict:
     """A verdict with its cites and first-level reasons: the clauses its reason atoms name, and what the
     why layer found beyond them."""
-    player, action = key
+    player, action = g.pairs[key]
     is_legal = key in g.legal
     reasons: list[Reason] = []
     found: set[str] = set(g.extra_cites.get(key, ()))
-    for args in sorted(g.by["candidate"][key], key=lambda a: text(a[2])):
+    for args in sorted(g.items("candidate", key), key=lambda a: text(a[2])):
         clause = text(args[2])
         found.add(clause)
         reasons.append(Reason(role="granted", clause=clause, node=None))
-    waivers = sorted(g.by["waived"].get(key, ()), key=lambda a: (text(a[2]), text(a[3]), text(a[4])))
-    for args in sorted(g.by["forbidden"].get(key, ()), key=lambda a: clause_key(text(a[2]))):
+    waivers = sorted(g.items("waived", key), key=lambda a: (text(a[2]), text(a[3]), text(a[4])))
+    for args in sorted(g.items("forbidden", key), key=lambda a: clause_key(text(a[2]))):
         clause = text(args[2])
-        lifts = g.exempt.get((player, action, args[2]), ())
+        lifts = g.lifts(key, args[2])
         if not lifts:
             if not is_legal:
                 found.add(clause)
             reasons.append(Reason(role="blocked", clause=clause, node=None))
             continue
-        told = {text(w[4]) for w in waivers if w[2] == args[2]}
+        told = {text(w[4]) for w in waivers if ident(w[2]) == ident(args[2])}
         for e in sorted(lifts, key=lambda a: text(a[3])):
             by = text(e[3])
             if is_legal:
@@ -399,27 +420,27 @@ def verdict_of(key: tuple, g: Grouped, cites: Cites, principle_of: dict[str, str
                                       node=None))
     for w in waivers:
         by = text(w[4])
-        if is_legal and g.exempt.get((player, action, w[2])):
+        if is_legal and g.lifts(key, w[2]):
             found.add(by)
         reasons.append(Reason(role="waived", clause=text(w[2]), condition=text(w[3]), by=by,
                               principle=principle_of.get(by, "exception"), node=None))
     if is_legal:  # the conditions it met (a limit it keeps within permits nothing: told apart)
-        for args in sorted(g.by["satisfied"].get(key, ()), key=lambda a: text(a[2])):
+        for args in sorted(g.items("satisfied", key), key=lambda a: text(a[2])):
             found.add(text(args[2]))
             reasons.append(Reason(role="met", clause=text(args[2]), node=None))
     brave = is_legal and key in g.in_some and key not in g.in_every
     treatment = []
     if brave:
-        for a in sorted(g.by["assumed"].get(key, ()), key=lambda a: (text(a[2]), text(a[3]))):
+        for a in sorted(g.items("assumed", key), key=lambda a: (text(a[2]), text(a[3]))):
             found.add(text(a[5]))
             treatment.append(Assumption(card=text(a[2]), property=text(a[3]), value=text(a[4]), clause=text(a[5]),
                                         node=None))
     obligations = [Reason(role="obliged", clause=text(o[2]), node=None)
-                   for o in sorted(g.by["obliged"].get(key, ()), key=lambda a: text(a[2]))]
+                   for o in sorted(g.items("obliged", key), key=lambda a: text(a[2]))]
     consequences = []
-    for c in sorted(g.by["consequence"].get(key, ()), key=lambda a: text(a[2])):
+    for c in sorted(g.items("consequence", key), key=lambda a: text(a[2])):
         consequences.append(Consequence(effect=text(c[2]), node=None, cites=sort_clause_ids(
-            cites.keep(g.consequence_cites.get((player, action, c[2]), ())))))
+            cites.keep(g.consequence_cites.get(key + (ident(c[2]),), ())))))
     return Verdict(player=text(player), action=text(action), verdict="legal" if is_legal else "illegal",
                    certainty="some" if brave else "every", cites=sort_clause_ids(cites.keep(found)), reasons=reasons,
                    treatment=treatment, consequences=consequences, obligations=obligations)

@@ -29,7 +29,7 @@ from typing import Iterable
 import clingo
 from clingo import ast
 
-from pybridge import cache, limits, specialise
+from pybridge import cache, limits, specialise, terms
 from pybridge.catalogue import Game, load_game
 from pybridge.compiler import Compiled, Signature, asp_digest, compile_game, parse_program
 from pybridge.encodings import entry_file
@@ -109,9 +109,12 @@ class Answer:
         return self.shown.get(name, [])
 
     @cached_property
-    def facts(self) -> frozenset[clingo.Symbol]:
-        """The facts as a set (hashing a Symbol is a call into clingo: only the graph needs it)."""
-        return frozenset(self.given)
+    def _fact_idents(self) -> frozenset[int]:
+        return frozenset(map(terms.ident, self.given))
+
+    def is_fact(self, atom: clingo.Symbol) -> bool:
+        """Whether ``atom`` is one of the situation's facts (only the graph asks)."""
+        return terms.ident(atom) in self._fact_idents
 
     def lookup(self, name: str, arity: int) -> Iterable[clingo.Symbol]:
         """Every atom of a signature in the answer (trees mode: read from the ground program)."""

@@ -207,9 +207,16 @@ def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
 # Text: how people read terms (strings unquoted, tuples in parentheses)
 
 
-def text(symbol: Symbol, _cache: dict[Symbol, str] = {}) -> str:  # noqa: B006 - a deliberate cache
+def ident(symbol: Symbol) -> int:
+    """A Symbol's identity as a plain int, for dict keys and comparisons: clingo keeps one copy of
+    each symbol, so equal Symbols have equal representations (tests/test_terms.py holds it to that),
+    and an int hashes and compares without the call into clingo a Symbol's hash and == each make."""
+    return symbol._rep
+
+
+def text(symbol: Symbol, _cache: dict[int, str] = {}) -> str:  # noqa: B006 - a deliberate cache
     """A term as people read it: strings unquoted, tuples in parentheses."""
-    cached = _cache.get(symbol)
+    cached = _cache.get(symbol._rep)
     if cached is not None:
         return cached
     kind = symbol.type
@@ -226,7 +233,7 @@ def text(symbol: Symbol, _cache: dict[Symbol, str] = {}) -> str:  # noqa: B006 -
         result = str(symbol)
     if len(_cache) > 200_000:  # symbols are interned by clingo; keep the cache bounded anyway
         _cache.clear()
-    _cache[symbol] = result
+    _cache[symbol._rep] = result
     return result
 
 

@@ -1,0 +1,45 @@
+"""terms.ident: a Symbol's int identity agrees with clingo's own equality, however the Symbol was made."""
+
+from __future__ import annotations
+
+import itertools
+
+import clingo
+from clingo import Function, Number, String, Tuple_
+
+from pybridge.terms import ident, text
+
+# The same terms three ways: built in Python, parsed from text, and read off a model.
+TEXTS = ['a', 'b', '"a"', '"p1"', '1', '-3', 'f(1)', 'f(1,"x")', 'f("x",1)', '(1,2)', '(1,)', 'f(g(h))',
+         'strike_attack("c1","c2")', '-f(1)']
+BUILT = [Function("a"), Function("b"), String("a"), String("p1"), Number(1), Number(-3), Function("f", [Number(1)]),
+         Function("f", [Number(1), String("x")]), Function("f", [String("x"), Number(1)]),
+         Tuple_([Number(1), Number(2)]), Tuple_([Number(1)]), Function("f", [Function("g", [Function("h")])]),
+         Function("strike_attack", [String("c1"), String("c2")]), Function("f", [Number(1)], False)]
+
+
+def _from_model() -> list[clingo.Symbol]:
+    ctl = clingo.Control(["--warn=none"])
+    ctl.add("base", [], "".join(f"t({i},{t}).\n" for i, t in enumerate(TEXTS)))
+    ctl.ground([("base", [])])
+    found: dict[int, clingo.Symbol] = {}
+    ctl.solve(on_model=lambda m: found.update((s.arguments[0].number, s.arguments[1]) for s in m.symbols(atoms=True)))
+    return [found[i] for i in range(len(TEXTS))]
+
+
+def test_equal_symbols_have_equal_idents_however_made():
+    parsed = [clingo.parse_term(t) for t in TEXTS]
+    for made in (parsed, _from_model()):
+        for a, b in zip(BUILT, made):
+            assert a == b and ident(a) == ident(b), (str(a), str(b))
+
+
+def test_different_symbols_have_different_idents():
+    for a, b in itertools.combinations(BUILT, 2):
+        assert (a == b) == (ident(a) == ident(b)), (str(a), str(b))
+    assert len({ident(s) for s in BUILT}) == len(BUILT)
+
+
+def test_text_reads_terms_as_people_do():
+    assert [text(s) for s in BUILT[:5]] == ["a", "b", "a", "p1", "1"]
+    assert text(clingo.parse_term('f("x",(1,),(2,3))')) == "f(x, (1,), (2, 3))"
