@@ -14,16 +14,15 @@ import click
 
 from pybridge import api
 from pybridge import batch as batch_run
-from pybridge import matrix as card_matrix
 from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
 from pybridge.errors import JudgeError
-from pybridge.lint import lint as run_lint
 from pybridge.report import explain_text, report_text, resolution_text, to_data, to_json
-from pybridge.rulings import ruling_files, run_ruling
-from pybridge.schemas import schema_files, vocabulary_pages
 from pybridge.situation import STDIN, load_situation
 from pybridge.solve import DEFAULT_TIME_LIMIT
+
+# The other commands' modules (matrix, lint, rulings, schemas, ...) are imported by the command that
+# uses them: a `check` in a new process pays only for what it runs.
 
 situation_arg = click.argument("situation", type=click.Path(path_type=Path, allow_dash=True))
 
@@ -171,6 +170,7 @@ def facts(situation: Path, player: str | None) -> None:
               help="Write both schemas into this folder (the repository keeps them in schema/).")
 def schema(report: bool, write_dir: Path | None) -> None:
     """The JSON Schema of situation files (or of reports)."""
+    from pybridge.schemas import schema_files
     if write_dir is not None:
         for name, text in schema_files().items():
             _write(write_dir, name, text)
@@ -185,6 +185,7 @@ def schema(report: bool, write_dir: Path | None) -> None:
               help="Write vocabulary-GAME.md into this folder (the repository keeps them in docs/).")
 def vocabulary(games: tuple[str, ...], write_dir: Path | None) -> None:
     """The reference page of a game's vocabulary: every word a situation may use."""
+    from pybridge.schemas import vocabulary_pages
     pages = vocabulary_pages(list(games) or None)
     if write_dir is not None:
         for name, text in pages.items():
@@ -207,6 +208,7 @@ def _write(folder: Path, name: str, text: str) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 def test_cmd(paths: tuple[Path, ...]) -> None:
     """Run ruling files (or folders of them); exit 1 if any fails."""
+    from pybridge.rulings import ruling_files, run_ruling
     passed = failed = 0
     for path in ruling_files(paths):
         result = run_ruling(path)
@@ -231,6 +233,7 @@ def test_cmd(paths: tuple[Path, ...]) -> None:
                    "(this judges every ruling).")
 def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -> None:
     """Clause ids used in asp/ but missing from the catalogue; clauses no ruling covers."""
+    from pybridge.lint import lint as run_lint
     bad = False
     for game in games or known_games():
         result = run_lint(game, list(ruling_paths), fired=strict)
@@ -295,6 +298,8 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], as_json: b
     """Verdicts that change between two editions or options, side by side with both citations, e.g.
     --option edition=515 --option edition=531. SITUATIONS are files or folders of them (ruling files
     too); situations of a game without the setting are skipped. Exit 1 if a verdict changes."""
+    from pybridge.rulings import ruling_files
+
     if len(option_pairs) != 2:
         raise JudgeError("diff needs exactly two --option settings to compare")
     (ed_a, opt_a), (ed_b, opt_b) = _options(option_pairs[:1]), _options(option_pairs[1:])
@@ -532,6 +537,7 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     """Card x card interaction table: the template's situation for every ordered pair of the
     selected cards; a cell shows the verdicts on actions that name both cards. Exit status 1 if
     any pair's situation had an error, or an --action kind is in no verdict at all."""
+    from pybridge import matrix as card_matrix
     formats = [(path, card_matrix.format_of(path)) for path in outputs]
     loaded = card_matrix.load_template(template)
     game = load_game(loaded.game)

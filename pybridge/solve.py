@@ -148,9 +148,12 @@ def _past(deadline: float, time_limit: float, what: str) -> None:
 def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, near: bool,
          keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
-    with ast.ProgramBuilder(ctl) as builder:
-        for statement in _statements(compiled, facts, near):
-            builder.add(statement)
+    if _parsed_already(compiled):
+        with ast.ProgramBuilder(ctl) as builder:
+            for statement in _statements(compiled, facts, near):
+                builder.add(statement)
+    else:
+        ctl.add("base", [], _statements_text(compiled, facts, near))
     ctl.add("base", [], facts.text)
     try:
         ctl.ground([("base", [])])
@@ -207,6 +210,42 @@ def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
     return [statements[i] for i in kept if near or i < len(base)]
 
 
+def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> str:
+    """:func:`_statements` as text, for a program this process has not parsed: clingo then parses
+    only the statements it grounds. The compiler writes one statement a line, and clingo's parse
+    puts a ``#program base.`` of its own before the first, so statement ``i`` is line ``i - 1``."""
+    base = _lines(compiled.text)
+    lines = base + (_lines(compiled.near_text) if near else [])
+    if not specialise.ENABLED or not compiled.shapes:
+        return "\n".join(lines)
+    kept = specialise.kept(_shapes(compiled), facts.key).statements
+    return "\n".join(lines[i - 1] if i <= len(base) else lines[i - 2] for i in kept
+                     if i not in (0, len(base) + 1) and (near or i <= len(base)))
+
+
+def _lines(text: str) -> list[str]:
+    return text.rstrip("\n").split("\n")
+
+
+def _count(text: str) -> int:
+    """How many statements clingo parses from a compiled text: a line each and its own first one."""
+    return text.count("\n") + 1 if text.endswith("\n") else text.count("\n") + 2
+
+
+_used: set[int] = set()  # the compiled programs this process has judged with, by id of their text
+
+
+def _parsed_already(compiled: Compiled) -> bool:
+    """Whether this run hands clingo parsed statements: from a program's second run in a process
+    on (parsed once, then every run costs a third of parsing again); its first run goes as the text
+    of what it grounds, so a process that judges one situation parses no more than that."""
+    key = id(compiled.text)
+    if key in _used:
+        return True
+    _used.add(key)
+    return False
+
+
 def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
     """Whether to ground the near misses in the first run: where the specialiser finds that a
     defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
@@ -217,7 +256,7 @@ def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
     kept = specialise.kept(_shapes(compiled), facts.key)
     if not any(tuple(d) in kept.predicates for d in compiled.defeaters):
         return False
-    base = len(_parsed(compiled.text))
+    base = _count(compiled.text)
     near = sum(1 for i in kept.statements if i >= base)
     return near * 10 <= len(kept.statements) - near
 

@@ -59,6 +59,33 @@ def test_the_specialised_program_is_smaller():
     assert 0 < len(kept) < len(solve._parsed(compiled.text)) / 2
 
 
+@pytest.mark.parametrize("mode", ["check", "trees"])
+@pytest.mark.parametrize("near", [False, True])
+@pytest.mark.parametrize("cards,hidden", [(10, 0), (30, 3)])
+def test_a_first_run_grounds_the_same_statements_as_text(cards, hidden, near, mode):
+    """A program's first run in a process goes to clingo as the text of the kept statements: the
+    same statements, in the same order, as the parsed ones later runs hand it (spacing aside)."""
+    situation = situation_from_data(board(cards, hidden))
+    facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
+    compiled = solve.program(situation.game, mode)
+    as_text = solve._statements_text(compiled, facts, near).split("\n")
+    parsed = [str(s) for s in solve._statements(compiled, facts, near) if str(s) != "#program base."]
+    squeeze = lambda lines: ["".join(line.split()) for line in lines if line != "#program base."]  # noqa: E731
+    assert squeeze(as_text) == squeeze(parsed)
+    assert len(parsed) > 100
+
+
+@pytest.mark.parametrize("path", RULINGS[::9] + [None], ids=lambda p: "board" if p is None else p.name)
+def test_the_report_is_the_same_from_text_and_from_parsed_statements(path, monkeypatch):
+    situation = load_situation(path) if path is not None else situation_from_data(board(30, 8))
+    reports = []
+    for parsed in (False, True):
+        monkeypatch.setattr(solve, "_parsed_already", lambda compiled, parsed=parsed: parsed)
+        specialise.forget()
+        reports.append((to_json(api.check(situation), indent=None), to_json(api.check(situation, trees=True))))
+    assert reports[0] == reports[1]
+
+
 @pytest.mark.parametrize("path", RULINGS[::3] + [None], ids=lambda p: "board" if p is None else p.name)
 def test_the_facts_read_from_text_have_the_shape_their_symbols_have(path):
     situation = load_situation(path) if path is not None else situation_from_data(board(60, 8))
