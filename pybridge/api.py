@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import difflib
+import functools
+import gc
 import re
+import threading
 from pathlib import Path
 
 from clingo import Function, Number, String, Symbol
@@ -17,6 +20,35 @@ from pybridge.situation import Situation, check_against_game, load_situation
 from pybridge.solve import EffectShape, expected_witnesses, solve
 from pybridge.terms import text
 from pybridge.viewpoint import project, unknown_card_ids
+
+
+_pause_lock = threading.Lock()
+_pauses = 0  # judgements under way (threads of one process share the collector)
+_resume = False  # whether the collector was on when the first of them began
+
+
+def collector_paused(judge):
+    """Run a judgement with Python's cyclic garbage collector paused. A check makes tens of thousands
+    of small objects, nearly all freed by reference counting as it goes; their count alone sets the
+    collector off, and each full collection walks every long-lived object of the process (the rules
+    base's among them): a third of a 120-card check in a process that keeps several programs. What
+    the judgement leaves in cycles is collected once the collector runs again."""
+    @functools.wraps(judge)
+    def run(*args, **kwargs):
+        global _pauses, _resume
+        with _pause_lock:
+            if _pauses == 0:
+                _resume = gc.isenabled()
+                gc.disable()
+            _pauses += 1
+        try:
+            return judge(*args, **kwargs)
+        finally:
+            with _pause_lock:
+                _pauses -= 1
+                if _pauses == 0 and _resume:
+                    gc.enable()
+    return run
 
 
 def _situation(situation: Situation | str | Path) -> Situation:
@@ -59,6 +91,7 @@ def facts_text(situation: Situation | str | Path, *, player: str | None = None) 
     return render_facts(facts_for(s, player=viewer), header)
 
 
+@collector_paused
 def check(situation: Situation | str | Path, *, player: str | None = None, edition: str | None = None,
           options: dict[str, str] | None = None, time_limit: float | None = None,
           trees: bool = False, atoms: bool = False) -> Report:
@@ -96,6 +129,7 @@ def normalise_action(action: str) -> str:
     return compact.replace(",", ", ")
 
 
+@collector_paused
 def explain(situation: Situation | str | Path, action: str, *, player: str | None = None,
             edition: str | None = None, options: dict[str, str] | None = None,
             time_limit: float | None = None) -> Report:
@@ -220,6 +254,7 @@ def _swap_ids(action: str, mapping: dict[str, str]) -> str:
     return _id_pattern(mapping).sub(lambda m: mapping[m.group(1)], action) if mapping else action
 
 
+@collector_paused
 def resolve(situation: Situation | str | Path, action: str, *, player: str | None = None,
             edition: str | None = None, options: dict[str, str] | None = None,
             time_limit: float | None = None) -> tuple[Resolution, Report]:
