@@ -391,15 +391,20 @@ def _kept(program: Program, key: frozenset) -> Kept:
 
     for name, arity, arguments in key:
         add((name, arity), [None if a is None else {a} for a in arguments])
-    wake(i for i in range(program.size) if program.heads[i] and not program.gates[i])
+    wake(i for i in range(program.size) if not program.gates[i])
+    # What a statement's gates see only grows, so one that fired once fires at the end too; and every
+    # change that could let a statement fire wakes it. So the statements that fired on the way are
+    # exactly those that fire at the fixpoint, with no second look at the others.
+    fired = bytearray(program.size)
     while queue:
         _, i = heapq.heappop(queue)
         queued[i] = 0
         bound = fires(i)
         if bound is None:
             continue
+        fired[i] = 1
         for sig, arguments in program.heads[i]:
             add(sig, [bound.get(a[1]) if type(a) is tuple else (None if a is None else {a})
                       for a in arguments])
     always = program.always
-    return Kept(tuple(i for i in range(program.size) if i in always or fires(i) is not None), frozenset(state))
+    return Kept(tuple(i for i in range(program.size) if fired[i] or i in always), frozenset(state))
