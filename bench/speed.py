@@ -92,20 +92,28 @@ def measure(situation, repeat: int) -> dict[str, list[float]]:
 
 
 def cold(path: Path, repeat: int) -> tuple[float, float]:
-    """CPU time of a new process: `ccg-judge check PATH --json`, and `python -m clingo` on its facts."""
+    """CPU time of a new process: `ccg-judge check PATH --json`, and `python -m clingo` on its facts.
+
+    Both with Python's bytecode cache, as an installed package has it (pip compiles it at install;
+    a source checkout writes it on the first run): a machine that sets PYTHONDONTWRITEBYTECODE would
+    otherwise compile every module of the package from source in every run. The cache goes to a
+    folder of its own, and a first run of each command fills it."""
     with tempfile.TemporaryDirectory() as tmp:
         facts = Path(tmp) / "facts.lp"
         facts.write_text(api.facts_text(path), encoding="utf-8")
         game = load_situation(path).game
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "bytecode")
         commands = {"ccg-judge": [sys.executable, "-m", "pybridge", "check", str(path), "--json"],
                     "clingo": [sys.executable, "-m", "clingo", str(entry_file(game, load_game(game).entry)),
                                str(facts), "--models=2", "--outf=2"]}
         results = {}
         for name, command in commands.items():
+            subprocess.run(command, capture_output=True, check=True, env=env)  # fills the bytecode cache
             spent = []
             for _ in range(repeat):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                subprocess.run(command, capture_output=True, check=True)
+                subprocess.run(command, capture_output=True, check=True, env=env)
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
                 spent.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
             results[name] = statistics.median(spent)
