@@ -190,6 +190,21 @@ def signature(term: ast.AST) -> Signature:
     return ("", 0)
 
 
+class _Signatures:
+    """:func:`signature` of AST nodes, remembered for one compile: reading a node is several calls
+    into clingo, and the analysis asks about the same premises again and again. Each node is kept
+    with its answer, so its id cannot be taken by another node while it is remembered."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[ast.AST, Signature]] = {}
+
+    def __call__(self, node: ast.AST) -> Signature:
+        found = self._known.get(id(node))
+        if found is None:
+            found = self._known[id(node)] = (node, signature(node))
+        return found[1]
+
+
 def flat_name(prefix: str, sig: Signature) -> str:
     return f"{prefix}{sig[0]}_{sig[1]}"
 
@@ -376,6 +391,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     are the game's own, besides :data:`DEFEATERS`."""
     defeaters = DEFEATERS | defeaters
     statements = parse_rules(entry)
+    sig_of = _Signatures()
     principles = _principle_facts(statements)
 
     def citeable(clause_id: str | None) -> str | None:
@@ -462,10 +478,10 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         changed = False
         for sig, group in by_signature.items():
             if sig not in absent and sig not in inputs and all(
-                    any(signature(p) in absent for p in r.positive) for r in group):
+                    any(sig_of(p) in absent for p in r.positive) for r in group):
                 absent.add(sig)
                 changed = True
-    live = [r for r in rules if not any(signature(p) in absent for p in r.positive)
+    live = [r for r in rules if not any(sig_of(p) in absent for p in r.positive)
             and r.signature not in absent]
     alive = {r.index for r in live}
 
@@ -499,8 +515,8 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         for rule in live:
             if rule.signature in near or rule.signature in VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3), ("lifted", 3)}:
                 continue
-            if any(signature(n) in defeaters and signature(n) not in absent for n in rule.negative) or any(
-                    signature(p) in near and signature(p) not in ELIDED for p in rule.positive):
+            if any(sig_of(n) in defeaters and sig_of(n) not in absent for n in rule.negative) or any(
+                    sig_of(p) in near and sig_of(p) not in ELIDED for p in rule.positive):
                 near.add(rule.signature)
                 changed = True
     # The clauses each predicate's cites can hold (an over-approximation), "?" for unknown ones.
@@ -515,9 +531,9 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
             if has_own(rule) and not found:
                 found = {"?"}
             for premise in rule.positive:
-                if signature(premise) not in ELIDED:
-                    found |= reach[signature(premise)]
-            if any(signature(n) in near for n in rule.negative):
+                if sig_of(premise) not in ELIDED:
+                    found |= reach[sig_of(premise)]
+            if any(sig_of(n) in near for n in rule.negative):
                 found.add("?near")
             if not found <= reach[rule.signature]:
                 reach[rule.signature] |= found
@@ -530,11 +546,11 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
 
     def folded(rule: Rule) -> frozenset[str] | None:
         """The instance's clauses, if they are static: its own and its exact premises'."""
-        if "?" in reach_own(rule) or any(signature(n) in near for n in rule.negative):
+        if "?" in reach_own(rule) or any(sig_of(n) in near for n in rule.negative):
             return None
         found = set(own_static(rule))
         for premise in rule.positive:
-            sig = signature(premise)
+            sig = sig_of(premise)
             if sig in ELIDED or not reach[sig]:
                 continue
             if sig not in exact:
@@ -563,17 +579,24 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         """The clauses every instance of the rule cites, its exact premises' included."""
         found = set(own_static(rule))
         for premise in rule.positive:
-            sig = signature(premise)
+            sig = sig_of(premise)
             if sig not in ELIDED and sig in exact:
                 found |= exact[sig]
         return found
 
+    edges_of: dict[int, list[int]] = {}
+
     def edges(rule: Rule) -> list[int]:
-        """Positive premises whose cites vary, and can add to what the instance cites anyway."""
-        own = static_clauses(rule)
-        return [i for i, p in enumerate(rule.positive)
-                if signature(p) not in ELIDED and signature(p) not in exact and reach[signature(p)]
-                and not reach[signature(p)] <= own]
+        """Positive premises whose cites vary, and can add to what the instance cites anyway (asked
+        once reach and exact are complete, so remembered per rule)."""
+        found = edges_of.get(rule.index)
+        if found is None:
+            own = static_clauses(rule)
+            found = edges_of[rule.index] = [
+                i for i, p in enumerate(rule.positive)
+                if sig_of(p) not in ELIDED and sig_of(p) not in exact and reach[sig_of(p)]
+                and not reach[sig_of(p)] <= own]
+        return found
 
     # Cites are kept only where something reads them: the reasons, and the premises they pass through.
     cited = {s for s in REASONS if s in by_signature}
@@ -584,7 +607,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
             if rule.signature not in cited:
                 continue
             for i in edges(rule):
-                premise = signature(rule.positive[i])
+                premise = sig_of(rule.positive[i])
                 if premise not in cited:
                     cited.add(premise)
                     changed = True
@@ -664,7 +687,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                 continue
             for i in edges(rule):
                 premise = rule.positive[i]
-                sig = signature(premise)
+                sig = sig_of(premise)
                 out.append(_rule(_flat("_c_", rule.head, [CITE]), instance(rule) + [_flat("_c_", premise, [CITE])]))
                 if sig in CLAUSE_ARGUMENT:
                     out.append(_rule(_flat("_c_", rule.head, [str(premise.arguments[CLAUSE_ARGUMENT[sig]])]),
@@ -682,7 +705,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
             for rule in live:
                 if rule.signature in found:
                     for i in edges(rule):
-                        premise = signature(rule.positive[i])
+                        premise = sig_of(rule.positive[i])
                         if premise not in found:
                             found.add(premise)
                             changed = True
@@ -708,25 +731,24 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         """The static clauses of a near instance: its own, and its exact premises' but the faulty one."""
         found = set(own_static(rule))
         for slot, premise in enumerate(rule.positive):
-            sig = signature(premise)
+            sig = sig_of(premise)
             if slot != fault and sig not in ELIDED and sig in exact:
                 found |= exact[sig]
         return found
 
     # The near part needs the cites of what overrode (the defeaters) and of the premises that held.
     near_cited = closure({d for d in defeaters if d in by_signature}
-                         | {signature(p) for r in live if r.signature in near for p in r.positive
-                            if reach[signature(p)] and signature(p) not in ELIDED}) - cited
+                         | {sig_of(p) for r in live if r.signature in near for p in r.positive
+                            if reach[sig_of(p)] and sig_of(p) not in ELIDED}) - cited
     near_cites: list[str] = []
     emit_cites(near_cited, near_cites)
     near_lines, near_rules = _near_part([r for r in rules if r.index in alive], rules, bodies, near,
                                         cited | near_cited, dynamic_clause, principle_term, near_static,
-                                        cites=mode == "check", defeaters=defeaters)
+                                        cites=mode == "check", defeaters=defeaters, sig_of=sig_of)
     near_lines = near_cites + near_lines
     text, near_text = "\n".join(lines) + "\n", "\n".join(near_lines) + "\n"
     return Compiled(game=game, mode=mode, text=text, near_text=near_text,
-                    shapes=specialise.shapes(parse_program(text)),
-                    near_shapes=specialise.shapes(parse_program(near_text)),
+                    shapes=specialise.text_shapes(text), near_shapes=specialise.text_shapes(near_text),
                     rules=tuple(rules), near=tuple(near_rules), principles=principles,
                     defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
@@ -747,7 +769,7 @@ def _shared(sets: list[set[str]]) -> set[str] | None:
 
 
 def _near_part(live, rules, bodies, near, cited, dynamic_clause, principle_term, near_static, *, cites: bool,
-               defeaters: frozenset[Signature] = DEFEATERS):
+               defeaters: frozenset[Signature] = DEFEATERS, sig_of: Callable[[ast.AST], Signature] = signature):
     lines: list[str] = []
     made: list[NearRule] = []
 
@@ -770,10 +792,10 @@ def _near_part(live, rules, bodies, near, cited, dynamic_clause, principle_term,
         negatives = [i for i, k in enumerate(kinds) if k and k[1] == ast.Sign.Negation]
         for slot, i in enumerate(positives):
             premise = kinds[i][0]
-            if signature(premise) in near and signature(premise) not in ELIDED:
+            if sig_of(premise) in near and sig_of(premise) not in ELIDED:
                 add(rule, slot, None, [_flat("_nm_", premise)] + [str(l) for j, l in enumerate(literals) if j != i])
         for slot, i in enumerate(negatives):
-            if signature(kinds[i][0]) in defeaters and signature(kinds[i][0]) in live_signatures:
+            if sig_of(kinds[i][0]) in defeaters and sig_of(kinds[i][0]) in live_signatures:
                 add(rule, None, slot, [str(kinds[i][0])] + [str(l) for j, l in enumerate(literals) if j != i])
 
     if not cites:
@@ -793,18 +815,18 @@ def _near_part(live, rules, bodies, near, cited, dynamic_clause, principle_term,
         for slot, premise in enumerate(rule.positive):
             if slot == record.fault:
                 lines.append(_rule(_flat("_nmc_", head, [CITE]), [atom, _flat("_nmc_", premise, [CITE])]))
-            elif signature(premise) in cited and signature(premise) not in ELIDED:
+            elif sig_of(premise) in cited and sig_of(premise) not in ELIDED:
                 lines.append(_rule(_flat("_nmc_", head, [CITE]), [atom, _flat("_c_", premise, [CITE])]))
         if record.defeat is not None:
             defeater = rule.negative[record.defeat]
-            if signature(defeater) in cited:
+            if sig_of(defeater) in cited:
                 lines.append(_rule(_flat("_nmc_", head, [CITE]), [atom, _flat("_c_", defeater, [CITE])]))
     # What overrode a negated atom reaches the cites of the instances resting on it.
     for rule in live:
         if rule.signature not in cited or rule.signature in VERDICT_CHAIN:
             continue
         for negated in rule.negative:
-            if signature(negated) in near:
+            if sig_of(negated) in near:
                 body = [f"{rule.record}({', '.join(rule.variables)})" if rule.variables else rule.record] \
                     if rule.recorded else [str(b) for b in bodies[rule.index]]
                 lines.append(_rule(_flat("_c_", rule.head, [CITE]), body + [_flat("_nmc_", negated, [CITE])]))

@@ -115,6 +115,39 @@ def shapes(statements: Sequence[ast.AST]) -> list[list]:
         return []
 
 
+_UNREADABLE = object()
+_by_line: dict[str, object] = {}  # a statement's text -> its shape, across the compiles of a process
+
+
+def text_shapes(text: str) -> list[list]:
+    """:func:`shapes` of a compiled program's text (a statement a line), remembered per statement:
+    a game's programs (check and trees, each witness variant) share most of their statements, and
+    reading a shape off the parsed statement is most of a compile's time."""
+    lines = text.rstrip("\n").split("\n")
+    new = [line for line in dict.fromkeys(lines) if line not in _by_line]
+    if new:
+        parsed = _parse("\n".join(new))
+        if len(parsed) != len(new) + 1:  # not a statement a line (clingo adds a #program first)
+            return shapes(_parse(text))
+        if len(_by_line) > 200_000:
+            _by_line.clear()
+        for line, statement in zip(new, parsed[1:]):
+            try:
+                _by_line[line] = _shapes([statement])[0]
+            except ValueError:
+                _by_line[line] = _UNREADABLE
+    found = [_by_line[line] for line in lines]
+    if any(shape is _UNREADABLE for shape in found):
+        return []
+    return [None] + found  # clingo's own #program base. before the first line
+
+
+def _parse(text: str) -> list[ast.AST]:
+    parsed: list[ast.AST] = []
+    ast.parse_string(text, parsed.append)
+    return parsed
+
+
 def _shapes(statements: Sequence[ast.AST]) -> list[list]:
     found: list[list | None] = []
     for statement in statements:
