@@ -101,7 +101,7 @@ class Graph:
 
     def supports(self, atom: Symbol) -> list[tuple[Rule, dict[str, Symbol]]]:
         found = []
-        for rule in self.by_signature.get((atom.name, len(atom.arguments)), ()):
+        for rule in self.by_signature.get(terms.signature_of(atom), ()):
             if rule.support_only:  # rests_on/2: the supporting atoms, found in the answer
                 bindings = {}
                 if terms.unify(rule.head_pattern, atom, bindings):
@@ -119,11 +119,11 @@ class Graph:
     def near_supports(self, atom: Symbol) -> list[tuple[NearRule, dict[str, Symbol]]]:
         if not self._near_flags:
             return []
-        flag = Function(flat_name("_nm_", (atom.name, len(atom.arguments))), list(atom.arguments))
+        flag = Function(flat_name("_nm_", terms.signature_of(atom)), list(terms.read(atom)[2]))
         if not self.answer.holds(flag):
             return []
         found = []
-        for rule in self.by_signature.get((atom.name, len(atom.arguments)), ()):
+        for rule in self.by_signature.get(terms.signature_of(atom), ()):
             for record in self.near_by_rule.get(rule.index, ()):
                 for bindings in self._matches(record.name, rule, atom):
                     found.append((record, bindings))
@@ -139,7 +139,7 @@ class Graph:
     def _kind(self, atom: Symbol) -> str:
         if self.answer.is_fact(atom):
             return "fact"
-        rules = self.by_signature.get((atom.name, len(atom.arguments)), ())
+        rules = self.by_signature.get(terms.signature_of(atom), ())
         return "derived" if any(":-" in r.text for r in rules) else "fact"
 
     def expand(self, atom: Symbol) -> str:
@@ -363,7 +363,7 @@ def _defining_readings(graph: Graph, cites: Cites, missing: Symbol) -> set[str]:
     a reading of the rules (every rule for it is a game clause, as model:strike-reach is for
     strike_reach/2): the reading decides that the action is impossible. A condition the vocabulary
     defines (creature/1) is a fact about the cards, not a reading: nothing more is cited."""
-    banners = {r.banner for r in graph.by_signature.get((missing.name, len(missing.arguments)), ())
+    banners = {r.banner for r in graph.by_signature.get(terms.signature_of(missing), ())
                if terms.unify(r.head_pattern, missing, {})}
     kept = cites.keep(banners - {None})
     return set(kept) if kept and None not in banners and len(kept) == len(banners) else set()

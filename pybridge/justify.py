@@ -23,7 +23,7 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Annotated, Iterable, Literal
 
-from clingo import Symbol, SymbolType
+from clingo import Symbol
 from pydantic import Field
 
 from pybridge import terms
@@ -279,7 +279,8 @@ class Nodes:
         node_id = f"n{len(self.ids) + 1}"
         self.ids[ident(atom)] = node_id
         self.atoms[node_id] = atom
-        self.nodes[node_id] = Node(atom=text(atom), predicate=f"{atom.name}/{len(atom.arguments)}",
+        name, arity = terms.signature_of(atom)
+        self.nodes[node_id] = Node(atom=text(atom), predicate=f"{name}/{arity}",
                                    arguments=terms.argument_texts(atom), kind=kind)
         return node_id
 
@@ -300,14 +301,15 @@ class Cites:
 
     def named(self, atom: Symbol) -> str | None:
         """The clause a judgement atom names (its clause argument, or its principle's clause)."""
-        sig = (atom.name, len(atom.arguments))
+        _, name, arguments = terms.read(atom)
+        sig = (name, len(arguments))
         position = CLAUSE_ARGUMENT.get(sig)
         if position is not None:
-            value = atom.arguments[position]
-            return value.string if value.type == SymbolType.String else None
+            kind, value, _ = terms.read(arguments[position])
+            return value if kind == "s" else None
         position = PRINCIPLE_ARGUMENT.get(sig)
         if position is not None:
-            return self.principles.get(str(atom.arguments[position]))
+            return self.principles.get(str(arguments[position]))
         return None
 
     def keep(self, ids: Iterable[str]) -> set[str]:

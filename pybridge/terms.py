@@ -178,6 +178,36 @@ def to_symbol(p: Pattern) -> Symbol:
     raise Unbuildable(f"not a constant: {p}")
 
 
+_read: dict[int, tuple] = {}
+
+
+def read(symbol: Symbol) -> tuple:
+    """A Symbol's parts, read from clingo once per process: ("f", name, arguments) for a function
+    (a tuple has the name ""), ("n", number, ()), ("s", string, ()), or ("?", None, ()) for #inf and
+    #sup. Matching a premise against every rule of its predicate asks the same atoms many times."""
+    found = _read.get(symbol._rep)
+    if found is None:
+        kind = symbol.type
+        if kind == SymbolType.Function:
+            found = ("f", symbol.name, tuple(symbol.arguments))
+        elif kind == SymbolType.Number:
+            found = ("n", symbol.number, ())
+        elif kind == SymbolType.String:
+            found = ("s", symbol.string, ())
+        else:
+            found = ("?", None, ())
+        if len(_read) > 200_000:  # symbols live as long as the process; keep the cache bounded
+            _read.clear()
+        _read[symbol._rep] = found
+    return found
+
+
+def signature_of(atom: Symbol) -> tuple[str, int]:
+    """An atom's predicate: its name and arity (read once, as :func:`read` does)."""
+    _, name, arguments = read(atom)
+    return name, len(arguments)
+
+
 def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
     """Match a symbol against a pattern, extending bindings; False when they cannot match.
     Arithmetic parts are not inverted: a variable only inside arithmetic stays unbound."""
@@ -187,17 +217,14 @@ def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
         if bound is None:
             bindings[p[1]] = symbol
             return True
-        return bound == symbol
-    if tag == "n":
-        return symbol.type == SymbolType.Number and symbol.number == p[1]
-    if tag == "s":
-        return symbol.type == SymbolType.String and symbol.string == p[1]
-    if tag in ("f", "t"):
+        return bound._rep == symbol._rep
+    if tag == "n" or tag == "s":
+        kind, value, _ = read(symbol)
+        return kind == tag and value == p[1]
+    if tag == "f" or tag == "t":
         name, args = (p[1], p[2]) if tag == "f" else ("", p[1])
-        if symbol.type != SymbolType.Function or symbol.name != name:
-            return False
-        sargs = symbol.arguments
-        if len(sargs) != len(args):
+        kind, value, sargs = read(symbol)
+        if kind != "f" or value != name or len(sargs) != len(args):
             return False
         return all(unify(a, s, bindings) for a, s in zip(args, sargs))
     return True  # arithmetic and the rest: checked once the record is rebuilt
@@ -238,7 +265,7 @@ def text(symbol: Symbol, _cache: dict[int, str] = {}) -> str:  # noqa: B006 - a 
 
 
 def argument_texts(symbol: Symbol) -> list[str]:
-    return [text(a) for a in symbol.arguments] if symbol.type == SymbolType.Function else []
+    return [text(a) for a in read(symbol)[2]]
 
 
 def describe(p: Pattern) -> str:

@@ -7,7 +7,7 @@ import itertools
 import clingo
 from clingo import Function, Number, String, Tuple_
 
-from pybridge.terms import ident, text
+from pybridge.terms import ident, read, signature_of, text, unify
 
 # The same terms three ways: built in Python, parsed from text, and read off a model.
 TEXTS = ['a', 'b', '"a"', '"p1"', '1', '-3', 'f(1)', 'f(1,"x")', 'f("x",1)', '(1,2)', '(1,)', 'f(g(h))',
@@ -43,3 +43,24 @@ def test_different_symbols_have_different_idents():
 def test_text_reads_terms_as_people_do():
     assert [text(s) for s in BUILT[:5]] == ["a", "b", "a", "p1", "1"]
     assert text(clingo.parse_term('f("x",(1,),(2,3))')) == "f(x, (1,), (2, 3))"
+
+
+def test_read_gives_a_symbols_parts():
+    assert read(clingo.parse_term('f("x",1)')) == ("f", "f", (String("x"), Number(1)))
+    assert read(clingo.parse_term("(1,2)")) == ("f", "", (Number(1), Number(2)))
+    assert read(Number(-3)) == ("n", -3, ())
+    assert read(String("p1")) == ("s", "p1", ())
+    assert read(clingo.Infimum) == ("?", None, ())
+    assert signature_of(clingo.parse_term('candidate("p1",shot("a","b"),"107.2")')) == ("candidate", 3)
+
+
+def test_unify_binds_variables_and_refuses_what_differs():
+    atom = clingo.parse_term('strike("c1",2,(1,"x"))')
+    pattern = ["f", "strike", [["v", "C"], ["n", 2], ["t", [["n", 1], ["v", "S"]]]]]
+    bindings: dict = {}
+    assert unify(pattern, atom, bindings)
+    assert bindings == {"C": String("c1"), "S": String("x")}
+    assert not unify(["f", "strike", [["v", "C"], ["n", 3], ["v", "_"]]], atom, {})
+    assert not unify(["f", "strike", [["v", "C"], ["v", "C"], ["v", "D"]]], atom, {})  # C twice, two values
+    assert unify(["f", "p", [["v", "C"], ["v", "C"]]], clingo.parse_term('p("a","a")'), {})
+    assert not unify(["s", "c1"], Number(1), {}) and not unify(["n", 1], String("1"), {})
