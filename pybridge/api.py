@@ -32,7 +32,9 @@ def collector_paused(judge):
     of small objects, nearly all freed by reference counting as it goes; their count alone sets the
     collector off, and each full collection walks every long-lived object of the process (the rules
     base's among them): a third of a 120-card check in a process that keeps several programs. What
-    the judgement leaves in cycles is collected once the collector runs again."""
+    the judgement leaves in cycles (a --trees run leaves some) is collected once the collector runs
+    again, so a server whose judgements overlap without a pause would hold them until one comes.
+    The collector is left as the first of overlapping judgements found it."""
     @functools.wraps(judge)
     def run(*args, **kwargs):
         global _pauses, _resume

@@ -171,6 +171,7 @@ def facts(situation: Path, player: str | None) -> None:
 def schema(report: bool, write_dir: Path | None) -> None:
     """The JSON Schema of situation files (or of reports)."""
     from pybridge.schemas import schema_files
+
     if write_dir is not None:
         for name, text in schema_files().items():
             _write(write_dir, name, text)
@@ -186,6 +187,7 @@ def schema(report: bool, write_dir: Path | None) -> None:
 def vocabulary(games: tuple[str, ...], write_dir: Path | None) -> None:
     """The reference page of a game's vocabulary: every word a situation may use."""
     from pybridge.schemas import vocabulary_pages
+
     pages = vocabulary_pages(list(games) or None)
     if write_dir is not None:
         for name, text in pages.items():
@@ -209,6 +211,7 @@ def _write(folder: Path, name: str, text: str) -> None:
 def test_cmd(paths: tuple[Path, ...]) -> None:
     """Run ruling files (or folders of them); exit 1 if any fails."""
     from pybridge.rulings import ruling_files, run_ruling
+
     passed = failed = 0
     for path in ruling_files(paths):
         result = run_ruling(path)
@@ -234,6 +237,7 @@ def test_cmd(paths: tuple[Path, ...]) -> None:
 def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -> None:
     """Clause ids used in asp/ but missing from the catalogue; clauses no ruling covers."""
     from pybridge.lint import lint as run_lint
+
     bad = False
     for game in games or known_games():
         result = run_lint(game, list(ruling_paths), fired=strict)
@@ -538,6 +542,7 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     selected cards; a cell shows the verdicts on actions that name both cards. Exit status 1 if
     any pair's situation had an error, or an --action kind is in no verdict at all."""
     from pybridge import matrix as card_matrix
+
     formats = [(path, card_matrix.format_of(path)) for path in outputs]
     loaded = card_matrix.load_template(template)
     game = load_game(loaded.game)

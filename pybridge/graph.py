@@ -144,18 +144,18 @@ class Graph:
 
     def expand(self, atom: Symbol) -> str:
         """The node of a derived atom, expanded down to the facts (every node once)."""
-        ident = self.nodes(atom, self._kind(atom))
-        if ident in self._expanded:
-            return ident
-        self._expanded.add(ident)
-        node = self.nodes.nodes[ident]
+        node_id = self.nodes(atom, self._kind(atom))
+        if node_id in self._expanded:
+            return node_id
+        self._expanded.add(node_id)
+        node = self.nodes.nodes[node_id]
         if node.kind == "fact" and self.answer.is_fact(atom):
-            return ident
+            return node_id
         for rule, bindings in self.supports(atom):
             node.derivations.append(self._derivation(atom, rule, bindings))
         node.kind = "derived" if node.derivations else node.kind
         node.expanded = True
-        return ident
+        return node_id
 
     def _derivation(self, atom: Symbol, rule: Rule, bindings: dict[str, Symbol], *,
                     fault: int | None = None, defeat: int | None = None) -> Derivation:
@@ -181,27 +181,27 @@ class Graph:
 
     def absent(self, atom: Symbol) -> str:
         """The node of an atom required not to hold, opened up to what overrode it, if anything did."""
-        ident = self.nodes(atom, "absent")
-        node = self.nodes.nodes[ident]
-        if ident in self._expanded or node.kind != "absent":
-            return ident
-        self._expanded.add(ident)
+        node_id = self.nodes(atom, "absent")
+        node = self.nodes.nodes[node_id]
+        if node_id in self._expanded or node.kind != "absent":
+            return node_id
+        self._expanded.add(node_id)
         for record, bindings in self.near_supports(atom):
             rule = self.rules[record.rule]
             node.overridden_by.append(self._derivation(atom, rule, bindings, fault=record.fault,
                                                        defeat=record.defeat))
         node.expanded = True
-        return ident
+        return node_id
 
     # ---- cites, read off the graph
 
-    def cites_of(self, ident: str) -> frozenset[str]:
+    def cites_of(self, node_id: str) -> frozenset[str]:
         """The clauses of every derivation on this node's graph (its near derivations included), the
         verdict's own roots (candidate/3, legal/2) not followed; a fixpoint, so cycles are exact."""
-        found = self._cites.get(ident)
+        found = self._cites.get(node_id)
         if found is not None:
             return found
-        reached, stack, edges = [], [ident], {}
+        reached, stack, edges = [], [node_id], {}
         while stack:
             current = stack.pop()
             if current in edges or current in self._cites:
@@ -230,10 +230,10 @@ class Graph:
                         changed = True
         for n in reached:
             self._cites[n] = frozenset(value[n])
-        return self._cites[ident]
+        return self._cites[node_id]
 
-    def _atom(self, ident: str) -> Symbol | None:
-        return self.nodes.atoms.get(ident)
+    def _atom(self, node_id: str) -> Symbol | None:
+        return self.nodes.atoms.get(node_id)
 
     # ---- a verdict's graph
 
@@ -242,10 +242,10 @@ class Graph:
         player, action = g.pairs[key]
         is_legal = verdict.verdict == "legal"
         roots: list[str] = []
-        candidates = sorted(g.items("candidate", key), key=lambda a: text(a[2]))
+        candidates = sorted(g.atoms("candidate", key), key=lambda a: text(a[2]))
         for args in candidates:
-            ident = self.expand(args[-1])
-            roots.append(ident)
+            node_id = self.expand(args[-1])
+            roots.append(node_id)
         for reason in verdict.reasons:
             if reason.role == "granted":
                 reason.node = self.expand(Function("candidate", [player, action, clingo.String(reason.clause)]))
@@ -258,11 +258,11 @@ class Graph:
                 if reason.role == "blocked" and not is_legal:
                     roots.append(reason.node)
             elif reason.role == "waived":
-                atom = next((a[-1] for a in g.items("waived", key) if text(a[2]) == reason.clause
+                atom = next((a[-1] for a in g.atoms("waived", key) if text(a[2]) == reason.clause
                              and text(a[3]) == reason.condition and text(a[4]) == reason.by), None)
                 if atom is not None:
                     reason.node = self.expand(atom)
-        for args in g.items("forbidden", key):
+        for args in g.atoms("forbidden", key):
             lifts = g.lifts(key, args[2])
             if is_legal and lifts:
                 roots.append(self.expand(args[-1]))
@@ -272,32 +272,32 @@ class Graph:
                     for reason in verdict.reasons:
                         if reason.role == "lifted" and reason.clause == text(args[2]) and reason.by == text(e[3]):
                             reason.by_node = lifted_by
-                for w in g.items("waived", key):
+                for w in g.atoms("waived", key):
                     if terms.ident(w[2]) == terms.ident(args[2]):
                         roots.append(self.expand(w[-1]))
-        for t, args in zip(verdict.treatment, sorted(g.items("assumed", key), key=lambda a: (text(a[2]), text(a[3])))):
+        for t, args in zip(verdict.treatment, sorted(g.atoms("assumed", key), key=lambda a: (text(a[2]), text(a[3])))):
             t.node = self.expand(args[-1])
             roots.append(t.node)
-        for o, args in zip(verdict.obligations, sorted(g.items("obliged", key), key=lambda a: text(a[2]))):
+        for o, args in zip(verdict.obligations, sorted(g.atoms("obliged", key), key=lambda a: text(a[2]))):
             o.node = self.expand(args[-1])
         verdict_atom = Function("legal" if is_legal else "illegal", [player, action])
         verdict.node = self.expand(verdict_atom)
         if is_legal:  # what kept it from being blocked, if anything overrode that
             roots.append(self.absent(Function("is_blocked", [player, action])))
         else:  # what would have lifted a prohibition that blocks it, if something overrode that
-            for args in g.items("forbidden", key):
+            for args in g.atoms("forbidden", key):
                 if not g.lifts(key, args[2]):
                     roots.append(self.absent(Function("lifted", [player, action, args[2]])))
         found: set[str] = set()
-        for ident in roots:
-            found |= self.cites_of(ident)
-            atom = self._atom(ident)
+        for node_id in roots:
+            found |= self.cites_of(node_id)
+            atom = self._atom(node_id)
             if atom is not None:
                 named = self.cites.named(atom)
                 if named:
                     found |= self.cites.keep([named])
         verdict.cites = sort_clause_ids(found)
-        for c, args in zip(verdict.consequences, sorted(g.items("consequence", key), key=lambda a: text(a[2]))):
+        for c, args in zip(verdict.consequences, sorted(g.atoms("consequence", key), key=lambda a: text(a[2]))):
             c.node = self.expand(args[-1])
             c.cites = sort_clause_ids(self.cites_of(c.node))
 
@@ -339,9 +339,9 @@ def impossible(answer: Answer, game: Game, cites: Cites, player: Symbol, action:
             continue  # a special case of another definition: it fails with that one
         clause = head[2][2][1] if head[2][2][0] == "s" else (rule.banner or "")
         atom = Function("candidate", [player, action, clingo.String(clause)])
-        ident = graph.nodes(atom, "absent")
+        node_id = graph.nodes(atom, "absent")
         failure, missing = _first_failure(graph, rule, bindings)
-        node = graph.nodes.nodes[ident]
+        node = graph.nodes.nodes[node_id]
         if failure is not None:
             node.overridden_by.append(failure)
         if missing is not None:
@@ -352,7 +352,7 @@ def impossible(answer: Answer, game: Game, cites: Cites, player: Symbol, action:
         graph.rules_named.add(rule.index)
         found.add(clause)
         graph.clauses_named.add(clause)
-        reasons.append(Reason(role="definition", clause=clause, node=ident))
+        reasons.append(Reason(role="definition", clause=clause, node=node_id))
     verdict = Verdict(player=text(player), action=text(action), verdict="impossible",
                       cites=sort_clause_ids(cites.keep(found)), reasons=reasons)
     return verdict, graph

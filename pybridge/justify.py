@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Annotated, Iterable, Literal
+from typing import Annotated, Iterable, Literal, Sequence
 
 from clingo import Symbol
 from pydantic import Field
@@ -217,11 +217,11 @@ class Grouped:
     extra_cites: dict[tuple[int, int], set[str]]
     consequence_cites: dict[tuple[int, int, int], set[str]]
 
-    def items(self, name: str, key: tuple[int, int]) -> list[tuple]:
+    def atoms(self, name: str, key: tuple[int, int]) -> Sequence[tuple]:
         """The arguments (and, last, the atom) of each ``name`` atom of this (player, action)."""
         return self.by[name].get(key, ())
 
-    def lifts(self, key: tuple[int, int], clause: Symbol) -> list[tuple]:
+    def lifts(self, key: tuple[int, int], clause: Symbol) -> Sequence[tuple]:
         """The exemptions that lift ``clause`` for this (player, action)."""
         return self.exempt.get(key + (ident(clause),), ())
 
@@ -399,12 +399,12 @@ def verdict_of(key: tuple, g: Grouped, cites: Cites, principle_of: dict[str, str
     is_legal = key in g.legal
     reasons: list[Reason] = []
     found: set[str] = set(g.extra_cites.get(key, ()))
-    for args in sorted(g.items("candidate", key), key=lambda a: text(a[2])):
+    for args in sorted(g.atoms("candidate", key), key=lambda a: text(a[2])):
         clause = text(args[2])
         found.add(clause)
         reasons.append(Reason(role="granted", clause=clause, node=None))
-    waivers = sorted(g.items("waived", key), key=lambda a: (text(a[2]), text(a[3]), text(a[4])))
-    for args in sorted(g.items("forbidden", key), key=lambda a: clause_key(text(a[2]))):
+    waivers = sorted(g.atoms("waived", key), key=lambda a: (text(a[2]), text(a[3]), text(a[4])))
+    for args in sorted(g.atoms("forbidden", key), key=lambda a: clause_key(text(a[2]))):
         clause = text(args[2])
         lifts = g.lifts(key, args[2])
         if not lifts:
@@ -427,20 +427,20 @@ def verdict_of(key: tuple, g: Grouped, cites: Cites, principle_of: dict[str, str
         reasons.append(Reason(role="waived", clause=text(w[2]), condition=text(w[3]), by=by,
                               principle=principle_of.get(by, "exception"), node=None))
     if is_legal:  # the conditions it met (a limit it keeps within permits nothing: told apart)
-        for args in sorted(g.items("satisfied", key), key=lambda a: text(a[2])):
+        for args in sorted(g.atoms("satisfied", key), key=lambda a: text(a[2])):
             found.add(text(args[2]))
             reasons.append(Reason(role="met", clause=text(args[2]), node=None))
     brave = is_legal and key in g.in_some and key not in g.in_every
     treatment = []
     if brave:
-        for a in sorted(g.items("assumed", key), key=lambda a: (text(a[2]), text(a[3]))):
+        for a in sorted(g.atoms("assumed", key), key=lambda a: (text(a[2]), text(a[3]))):
             found.add(text(a[5]))
             treatment.append(Assumption(card=text(a[2]), property=text(a[3]), value=text(a[4]), clause=text(a[5]),
                                         node=None))
     obligations = [Reason(role="obliged", clause=text(o[2]), node=None)
-                   for o in sorted(g.items("obliged", key), key=lambda a: text(a[2]))]
+                   for o in sorted(g.atoms("obliged", key), key=lambda a: text(a[2]))]
     consequences = []
-    for c in sorted(g.items("consequence", key), key=lambda a: text(a[2])):
+    for c in sorted(g.atoms("consequence", key), key=lambda a: text(a[2])):
         consequences.append(Consequence(effect=text(c[2]), node=None, cites=sort_clause_ids(
             cites.keep(g.consequence_cites.get(key + (ident(c[2]),), ())))))
     return Verdict(player=text(player), action=text(action), verdict="legal" if is_legal else "illegal",

@@ -148,12 +148,13 @@ def _past(deadline: float, time_limit: float, what: str) -> None:
 def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, near: bool,
          keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
-    if _parsed_already(compiled):
-        with ast.ProgramBuilder(ctl) as builder:
+    with ast.ProgramBuilder(ctl) as builder:
+        if _run_before(compiled) or not _a_statement_a_line(compiled):
             for statement in _statements(compiled, facts, near):
                 builder.add(statement)
-    else:
-        ctl.add("base", [], _statements_text(compiled, facts, near))
+        else:
+            for part in _statements_text(compiled, facts, near):
+                ast.parse_string(part, builder.add)
     ctl.add("base", [], facts.text)
     try:
         ctl.ground([("base", [])])
@@ -210,17 +211,22 @@ def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
     return [statements[i] for i in kept if near or i < len(base)]
 
 
-def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> str:
-    """:func:`_statements` as text, for a program this process has not parsed: clingo then parses
-    only the statements it grounds. The compiler writes one statement a line, and clingo's parse
-    puts a ``#program base.`` of its own before the first, so statement ``i`` is line ``i - 1``."""
-    base = _lines(compiled.text)
-    lines = base + (_lines(compiled.near_text) if near else [])
+def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
+    """:func:`_statements` as the texts of the program and, with ``near``, of its near misses, for a
+    program this process has not run: parsing them costs only the statements kept. A statement left
+    out is an empty line, so every statement keeps its line and clingo's messages name the same
+    place either way. The compiler writes a statement a line (see :func:`_a_statement_a_line`);
+    clingo's parse puts a ``#program base.`` of its own first, so statement ``i`` of a part is its
+    line ``i - 1``."""
+    parts = [_lines(compiled.text)] + ([_lines(compiled.near_text)] if near else [])
     if not specialise.ENABLED or not compiled.shapes:
-        return "\n".join(lines)
-    kept = specialise.kept(_shapes(compiled), facts.key).statements
-    return "\n".join(lines[i - 1] if i <= len(base) else lines[i - 2] for i in kept
-                     if i not in (0, len(base) + 1) and (near or i <= len(base)))
+        return ["\n".join(lines) for lines in parts]
+    kept = set(specialise.kept(_shapes(compiled), facts.key).statements)
+    texts, first = [], 0  # first: the index of the part's own #program base. among all statements
+    for lines in parts:
+        texts.append("\n".join(line if first + 1 + n in kept else "" for n, line in enumerate(lines)))
+        first += len(lines) + 1
+    return texts
 
 
 def _lines(text: str) -> list[str]:
@@ -232,17 +238,26 @@ def _count(text: str) -> int:
     return text.count("\n") + 1 if text.endswith("\n") else text.count("\n") + 2
 
 
-_used: set[int] = set()  # the compiled programs this process has judged with, by id of their text
+def _a_statement_a_line(compiled: Compiled) -> bool:
+    """Whether each line of the compiled texts is one statement, as the shapes read them (a
+    statement printed over several lines, a #script say, would break the line-for-statement match)."""
+    return (len(compiled.shapes) == _count(compiled.text)
+            and len(compiled.near_shapes) == _count(compiled.near_text))
 
 
-def _parsed_already(compiled: Compiled) -> bool:
-    """Whether this run hands clingo parsed statements: from a program's second run in a process
-    on (parsed once, then every run costs a third of parsing again); its first run goes as the text
-    of what it grounds, so a process that judges one situation parses no more than that."""
-    key = id(compiled.text)
-    if key in _used:
+_ran: dict[int, Compiled] = {}  # the compiled programs this process has run, by id
+
+
+def _run_before(compiled: Compiled) -> bool:
+    """Whether this process has run the program before. Its first run goes to clingo as the text of
+    what it grounds, so a process that judges one situation parses no more than that; from the
+    second on, the whole program is parsed once and its statements reused (a third of the cost of
+    parsing them again)."""
+    if _ran.get(id(compiled)) is compiled:
         return True
-    _used.add(key)
+    _ran[id(compiled)] = compiled
+    if len(_ran) > 64:
+        _ran.pop(next(iter(_ran)))
     return False
 
 

@@ -115,7 +115,7 @@ def shapes(statements: Sequence[ast.AST]) -> list[list]:
         return []
 
 
-_UNREADABLE = object()
+_UNREADABLE, _NOT_A_RULE = object(), object()  # markers: a head it cannot read; a shape of None
 _by_line: dict[str, object] = {}  # a statement's text -> its shape, across the compiles of a process
 
 
@@ -124,22 +124,25 @@ def text_shapes(text: str) -> list[list]:
     a game's programs (check and trees, each witness variant) share most of their statements, and
     reading a shape off the parsed statement is most of a compile's time."""
     lines = text.rstrip("\n").split("\n")
-    new = [line for line in dict.fromkeys(lines) if line not in _by_line]
+    known = {line: _by_line.get(line) for line in dict.fromkeys(lines)}  # this compile's own copy
+    new = [line for line, shape in known.items() if shape is None]
     if new:
         parsed = _parse("\n".join(new))
         if len(parsed) != len(new) + 1:  # not a statement a line (clingo adds a #program first)
             return shapes(_parse(text))
-        if len(_by_line) > 200_000:
-            _by_line.clear()
         for line, statement in zip(new, parsed[1:]):
             try:
-                _by_line[line] = _shapes([statement])[0]
+                known[line] = _shapes([statement])[0] or _NOT_A_RULE
             except ValueError:
-                _by_line[line] = _UNREADABLE
-    found = [_by_line[line] for line in lines]
+                known[line] = _UNREADABLE
+        if len(_by_line) > 200_000:  # a long-lived process compiling many programs: start afresh
+            _by_line.clear()
+        _by_line.update((line, known[line]) for line in new)
+    found = [known[line] for line in lines]
     if any(shape is _UNREADABLE for shape in found):
         return []
-    return [None] + found  # clingo's own #program base. before the first line
+    # clingo's own #program base. comes before the first line
+    return [None] + [None if shape is _NOT_A_RULE else shape for shape in found]
 
 
 def _parse(text: str) -> list[ast.AST]:

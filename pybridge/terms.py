@@ -236,8 +236,10 @@ def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
 
 def ident(symbol: Symbol) -> int:
     """A Symbol's identity as a plain int, for dict keys and comparisons: clingo keeps one copy of
-    each symbol, so equal Symbols have equal representations (tests/test_terms.py holds it to that),
-    and an int hashes and compares without the call into clingo a Symbol's hash and == each make."""
+    each symbol (and never frees one), so equal Symbols have equal representations
+    (tests/test_terms.py holds it to that), and an int hashes and compares without the call into
+    clingo a Symbol's hash and == each make. ``_rep`` is clingo 5's Python API, which the ``<6`` pin
+    in pyproject.toml holds."""
     return symbol._rep
 
 

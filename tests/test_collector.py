@@ -60,7 +60,12 @@ def test_overlapping_judgements_in_threads_leave_it_on(collector_on, monkeypatch
         return real(*args, **kwargs)
 
     monkeypatch.setattr(api, "build_report", held)
-    threads = {name: threading.Thread(target=api.check, args=(EXAMPLE,), name=name) for name in release}
+    reports = {}
+
+    def judge() -> None:
+        reports[threading.current_thread().name] = api.check(EXAMPLE)
+
+    threads = {name: threading.Thread(target=judge, name=name) for name in release}
     for t in threads.values():
         t.start()
     assert entered.acquire(timeout=60) and entered.acquire(timeout=60)  # both are inside
@@ -72,3 +77,4 @@ def test_overlapping_judgements_in_threads_leave_it_on(collector_on, monkeypatch
     threads["second"].join(timeout=60)
     states.append(gc.isenabled())
     assert states == [False, False, True]
+    assert sorted(reports) == ["first", "second"] and reports["first"].verdicts  # both judged in full

@@ -4,6 +4,7 @@ keeps and drops exactly what its reading says."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from clingo import ast
 from pybridge import api, solve, specialise
 from pybridge.api import project
 from pybridge.catalogue import load_game
+from pybridge.compiler import parse_program
 from pybridge.facts import situation_facts
 from pybridge.report import to_json
 from pybridge.rulings import ruling_files
@@ -62,17 +64,36 @@ def test_the_specialised_program_is_smaller():
 @pytest.mark.parametrize("mode", ["check", "trees"])
 @pytest.mark.parametrize("near", [False, True])
 @pytest.mark.parametrize("cards,hidden", [(10, 0), (30, 3)])
-def test_a_first_run_grounds_the_same_statements_as_text(cards, hidden, near, mode):
-    """A program's first run in a process goes to clingo as the text of the kept statements: the
-    same statements, in the same order, as the parsed ones later runs hand it (spacing aside)."""
+def test_a_first_run_grounds_the_same_statements_from_text(cards, hidden, near, mode):
+    """A program's first run in a process hands clingo the text of the kept statements: parsed, it
+    is the same statements in the same order as the parsed ones later runs hand it, each on the line
+    it has in the compiled program (so clingo's messages name the same place)."""
     situation = situation_from_data(board(cards, hidden))
     facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
     compiled = solve.program(situation.game, mode)
-    as_text = solve._statements_text(compiled, facts, near).split("\n")
-    parsed = [str(s) for s in solve._statements(compiled, facts, near) if str(s) != "#program base."]
-    squeeze = lambda lines: ["".join(line.split()) for line in lines if line != "#program base."]  # noqa: E731
-    assert squeeze(as_text) == squeeze(parsed)
-    assert len(parsed) > 100
+    assert solve._a_statement_a_line(compiled)
+    parts = solve._statements_text(compiled, facts, near)
+    from_text = [statement for part in parts for statement in parse_program(part)]
+    parsed = solve._statements(compiled, facts, near)
+    assert [str(s) for s in from_text] == [str(s) for s in parsed]
+    assert [s.location.begin.line for s in from_text] == [s.location.begin.line for s in parsed]
+    assert len(parts) == (2 if near else 1) and len(parsed) > 100
+
+
+def test_the_statement_count_of_a_compiled_text():
+    for mode in ("check", "trees"):
+        compiled = solve.program("berserk", mode)
+        for text in (compiled.text, compiled.near_text):
+            assert solve._count(text) == len(parse_program(text))
+    assert solve._count("a.\nb.") == solve._count("a.\nb.\n") == len(parse_program("a.\nb.")) == 3
+
+
+def test_a_program_printed_over_several_lines_is_not_run_from_text():
+    """Line n must be statement n + 1 for the text path: where it is not, the parsed path runs."""
+    compiled = solve.program("berserk", "check")
+    assert solve._a_statement_a_line(compiled)
+    broken = dataclasses.replace(compiled, text=compiled.text.replace(":- ", ":-\n  ", 1))
+    assert not solve._a_statement_a_line(broken)
 
 
 @pytest.mark.parametrize("path", RULINGS[::9] + [None], ids=lambda p: "board" if p is None else p.name)
@@ -80,7 +101,7 @@ def test_the_report_is_the_same_from_text_and_from_parsed_statements(path, monke
     situation = load_situation(path) if path is not None else situation_from_data(board(30, 8))
     reports = []
     for parsed in (False, True):
-        monkeypatch.setattr(solve, "_parsed_already", lambda compiled, parsed=parsed: parsed)
+        monkeypatch.setattr(solve, "_run_before", lambda compiled, parsed=parsed: parsed)
         specialise.forget()
         reports.append((to_json(api.check(situation), indent=None), to_json(api.check(situation, trees=True))))
     assert reports[0] == reports[1]
@@ -164,3 +185,97 @@ def test_facts_that_feed_a_rule_keep_it():
              clingo.Function("str", [clingo.Function("x")])]
     heads = _kept_heads(facts)
     assert {"dropped_constant(X)", "dropped_join(X)", "dropped_string", "#false"} <= heads
+
+
+SMALL = "p(a).\nq(X) :- p(X).\n#show q/1.\nr(X) :- q(X), not s(X).\n"
+
+
+def test_shapes_read_per_line_are_the_shapes_of_the_parsed_text(monkeypatch):
+    monkeypatch.setattr(specialise, "_by_line", {})
+    texts = [SMALL] + [t for game in ("berserk", "mtg") for mode in ("check", "trees")
+                       for c in (solve.program(game, mode),) for t in (c.text, c.near_text)]
+    for _ in range(2):  # the second time every line is remembered
+        for text in texts:
+            assert specialise.text_shapes(text) == specialise.shapes(parse_program(text))
+
+
+def test_shapes_survive_the_memory_starting_afresh(monkeypatch):
+    """Lines remembered before the memory is cleared are not lost to the compile that clears it."""
+    monkeypatch.setattr(specialise, "_by_line", {})
+    specialise.text_shapes(SMALL)
+    specialise._by_line.update((f"filler{i}.", None) for i in range(200_001))
+    grown = SMALL + "t(X) :- r(X).\n"
+    assert specialise.text_shapes(grown) == specialise.shapes(parse_program(grown))
+    assert len(specialise._by_line) == 1  # started afresh with the new line
+
+
+def test_a_statement_over_two_lines_is_read_from_the_whole_text(monkeypatch):
+    monkeypatch.setattr(specialise, "_by_line", {})
+    text = "p(a).\nq(X) :-\n  p(X).\n"
+    assert specialise.text_shapes(text) == specialise.shapes(parse_program(text))
+    assert len(specialise.text_shapes(text)) == 3  # #program base., p(a)., the rule
+
+
+def _round_robin_kept(program: specialise.Program, key: frozenset) -> tuple[int, ...]:
+    """The reference fixpoint: every statement, again and again, until nothing grows; then the
+    statements that fire at the fixpoint. specialise's worklist must keep exactly these."""
+    state: dict = {}
+
+    def grow(sig, values) -> bool:
+        current = state.get(sig)
+        if current is None:
+            state[sig] = [None if v is None else set(v) for v in values]
+            return True
+        grew = False
+        for k, v in enumerate(values):
+            if current[k] is not None and (v is None or not v <= current[k]):
+                current[k] = None if v is None else current[k] | v
+                grew = True
+        return grew
+
+    def fires(i):
+        bound: dict = {}
+        for sig, constants, variables in program.gates[i]:
+            current = state.get(sig)
+            if current is None or any(current[k] is not None and v not in current[k] for k, v in constants):
+                return None
+            for k, name in variables:
+                have = current[k]
+                if name not in bound:
+                    bound[name] = have
+                elif have is not None:
+                    bound[name] = have if bound[name] is None else bound[name] & have
+                    if not bound[name]:
+                        return None
+        return bound
+
+    for name, arity, arguments in key:
+        grow((name, arity), [None if a is None else {a} for a in arguments])
+    grew = True
+    while grew:
+        grew = False
+        for i in range(program.size):
+            bound = fires(i)
+            for sig, arguments in (program.heads[i] if bound is not None else ()):
+                values = [bound.get(a[1]) if type(a) is tuple else (None if a is None else {a}) for a in arguments]
+                grew |= grow(sig, [None if v is None else set(v) for v in values])
+    return tuple(i for i in range(program.size) if i in program.always or fires(i) is not None)
+
+
+@pytest.mark.parametrize("path", RULINGS[::7] + [None], ids=lambda p: "board" if p is None else p.name)
+def test_the_worklist_keeps_what_a_round_robin_fixpoint_keeps(path):
+    situation = load_situation(path) if path is not None else situation_from_data(board(60, 8))
+    facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
+    for mode in ("check", "trees"):
+        program = solve._shapes(solve.program(situation.game, mode))
+        assert specialise._kept(program, facts.key).statements == _round_robin_kept(program, facts.key)
+
+
+def test_a_statement_with_neither_gate_nor_head_is_kept():
+    """A constraint on negated atoms alone (no positive premise, no head) can always fire."""
+    text = "p(a).\n:- not q.\nq :- p(b).\nr(X) :- p(X).\n"
+    statements = parse_program(text)
+    program = specialise.Program(specialise.shapes(statements))
+    kept = specialise._kept(program, frozenset()).statements
+    assert kept == _round_robin_kept(program, frozenset())
+    assert [str(statements[i]) for i in kept if i] == ["p(a).", "#false :- not q.", "r(X) :- p(X)."]
