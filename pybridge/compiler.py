@@ -33,10 +33,11 @@ Everything here is static, so the compiled text is cached per content of
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, NamedTuple
+from typing import Any, Callable, Iterable, NamedTuple
 
 import clingo
 from clingo import ast
@@ -142,6 +143,39 @@ class NearRule:
     variables: tuple[str, ...]
 
 
+class Parts:
+    """The parts of a compiled program few runs need: its near misses (grounded only where a
+    defeater can hold) and its rules as the graph reads them (trees and explain). Held, or read with
+    ``read(name)`` (the data of :meth:`Compiled.part_data`) when first asked for: a new process that
+    judges one ordinary situation never reads them."""
+
+    def __init__(self, near: tuple | None = None, rules: tuple[Rule, ...] | None = None,
+                 read: Callable[..., dict] | None = None) -> None:
+        self._near, self._rules, self._read = near, rules, read
+        self._lock = threading.Lock()
+
+    def near(self) -> tuple[str, list, tuple[NearRule, ...]]:
+        if self._near is None:
+            with self._lock:
+                if self._near is None:
+                    self._near = self._load("near", lambda d: (d["near_text"], d["near_shapes"], tuple(
+                        NearRule(n[0], n[1], n[2], n[3], tuple(n[4])) for n in d["near"])))
+        return self._near
+
+    def rules(self) -> tuple[Rule, ...]:
+        if self._rules is None:
+            with self._lock:
+                if self._rules is None:
+                    self._rules = self._load("rules", lambda d: tuple(Rule.from_data(r) for r in d["rules"]))
+        return self._rules
+
+    def _load(self, name: str, build: Callable[[dict], Any]) -> Any:
+        try:
+            return build(self._read(name))
+        except (ValueError, KeyError, TypeError, IndexError):  # a broken cache entry is made again
+            return build(self._read(name, fresh=True))
+
+
 @dataclass(frozen=True)
 class Compiled:
     """A game's rules compiled for one mode: the program text, what justify needs to read it."""
@@ -149,37 +183,56 @@ class Compiled:
     game: str
     mode: str
     text: str  # the rules with the why layer
-    near_text: str  # added when a defeater holds: the near misses
-    rules: tuple[Rule, ...]
-    near: tuple[NearRule, ...]
     principles: dict[str, str]
     defeaters: tuple[Signature, ...]
     base_shown: frozenset[Signature] = frozenset()  # what the rules base itself shows (#show)
     absent: tuple[Signature, ...] = ()  # witness predicates the why layer assumed to have no atoms
     witnesses: tuple[Signature, ...] = ()  # the witness predicates (shown, so a run can check them)
-    # per statement of text and near_text, what pybridge.specialise reads of it
+    # per statement of text, what pybridge.specialise reads of it
     shapes: list = field(default_factory=list, repr=False, compare=False)
-    near_shapes: list = field(default_factory=list, repr=False, compare=False)
+    parts: Parts = field(default_factory=Parts, repr=False, compare=False)
+
+    PARTS = {"near": ("near_text", "near_shapes", "near"), "rules": ("rules",)}  # and the keys of their data
+
+    @property
+    def near_text(self) -> str:
+        """Added when a defeater holds: the near misses."""
+        return self.parts.near()[0]
+
+    @property
+    def near_shapes(self) -> list:
+        return self.parts.near()[1]
+
+    @property
+    def near(self) -> tuple[NearRule, ...]:
+        return self.parts.near()[2]
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        return self.parts.rules()
 
     def to_data(self) -> dict:
-        return {"game": self.game, "mode": self.mode, "text": self.text, "near_text": self.near_text,
-                "rules": [r.to_data() for r in self.rules],
-                "near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near],
+        return {"game": self.game, "mode": self.mode, "text": self.text,
                 "principles": self.principles, "defeaters": [list(d) for d in self.defeaters],
                 "base_shown": sorted(list(s) for s in self.base_shown),
                 "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
-                "shapes": self.shapes, "near_shapes": self.near_shapes}
+                "shapes": self.shapes}
+
+    def part_data(self, name: str) -> dict:
+        if name == "near":
+            return {"near_text": self.near_text, "near_shapes": self.near_shapes,
+                    "near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near]}
+        return {"rules": [r.to_data() for r in self.rules]}
 
     @classmethod
-    def from_data(cls, data: dict) -> Compiled:
-        return cls(game=data["game"], mode=data["mode"], text=data["text"], near_text=data["near_text"],
-                   rules=tuple(Rule.from_data(r) for r in data["rules"]),
-                   near=tuple(NearRule(n[0], n[1], n[2], n[3], tuple(n[4])) for n in data["near"]),
+    def from_data(cls, data: dict, read: Callable[[str], dict]) -> Compiled:
+        """A compiled program from :meth:`to_data`; its parts from ``read``, when first asked for."""
+        return cls(game=data["game"], mode=data["mode"], text=data["text"],
                    principles=dict(data["principles"]), defeaters=tuple(tuple(d) for d in data["defeaters"]),
                    base_shown=frozenset(tuple(x) for x in data["base_shown"]),
                    absent=tuple(tuple(w) for w in data["absent"]),
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
-                   shapes=data["shapes"], near_shapes=data["near_shapes"])
+                   shapes=data["shapes"], parts=Parts(read=read))
 
 
 def signature(term: ast.AST) -> Signature:
@@ -747,9 +800,10 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                                         cites=mode == "check", defeaters=defeaters, sig_of=sig_of)
     near_lines = near_cites + near_lines
     text, near_text = "\n".join(lines) + "\n", "\n".join(near_lines) + "\n"
-    return Compiled(game=game, mode=mode, text=text, near_text=near_text,
-                    shapes=specialise.text_shapes(text), near_shapes=specialise.text_shapes(near_text),
-                    rules=tuple(rules), near=tuple(near_rules), principles=principles,
+    return Compiled(game=game, mode=mode, text=text, shapes=specialise.text_shapes(text),
+                    parts=Parts(near=(near_text, specialise.text_shapes(near_text), tuple(near_rules)),
+                                rules=tuple(rules)),
+                    principles=principles,
                     defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
                     witnesses=tuple(sorted(witnesses)))

@@ -68,21 +68,34 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
             near: bool = False) -> Compiled:
     """The game's rules compiled for ``mode`` (check or trees), with the why layer specialised to
     the witnesses in ``absent`` having no atoms; ``near`` adds the near misses."""
-    game = load_game(game_name)
     key = "-".join([game_name, mode, _digest()] + sorted(f"{n}.{a}" for n, a in absent))
-    compiled = None
+
+    def compile_() -> Compiled:
+        game = load_game(game_name)
+        made = compile_game(game_name, entry_file(game_name, game.entry), mode=mode,
+                            clause_kind=game.clause_kind, principle_of_banner=game.principle_of,
+                            witnesses=witnesses(game), absent=absent, defeaters=frozenset(game.defeaters))
+        for part in Compiled.PARTS:  # the parts first: a reader that finds the program finds them too
+            cache.write_json(f"{key}.{part}.json", made.part_data(part))
+        cache.write_json(f"{key}.json", made.to_data())
+        return made
+
+    def read_part(part: str, fresh: bool = False) -> dict:
+        """A part of the cached program, read when first asked for; made again if it is gone or
+        broken (``fresh``: it would not read)."""
+        data = None if fresh else cache.read_json(f"{key}.{part}.json")
+        if isinstance(data, dict) and all(k in data for k in Compiled.PARTS[part]):
+            return data
+        log.info("the cached part %s of %s is missing or broken: compiling it again", part, key)
+        return compile_().part_data(part)
+
     data = cache.read_json(f"{key}.json")
     if data is not None:
         try:
-            compiled = Compiled.from_data(data)
+            return Compiled.from_data(data, read_part)
         except (ValueError, KeyError, TypeError) as exc:  # a broken cache entry is made again
             log.info("ignoring the cached program %s: %s", key, exc)
-    if compiled is None:
-        compiled = compile_game(game_name, entry_file(game_name, game.entry), mode=mode,
-                                clause_kind=game.clause_kind, principle_of_banner=game.principle_of,
-                                witnesses=witnesses(game), absent=absent, defeaters=frozenset(game.defeaters))
-        cache.write_json(f"{key}.json", compiled.to_data())
-    return compiled
+    return compile_()
 
 
 # --------------------------------------------------------------------------
@@ -149,7 +162,7 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
          keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
     with ast.ProgramBuilder(ctl) as builder:
-        if _run_before(compiled) or not _a_statement_a_line(compiled):
+        if _run_before(compiled) or not _a_statement_a_line(compiled, near):
             for statement in _statements(compiled, facts, near):
                 builder.add(statement)
         else:
@@ -207,8 +220,8 @@ def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
     statements = base + (_parsed(compiled.near_text) if near else ())
     if not specialise.ENABLED or not compiled.shapes:
         return list(statements)
-    kept = specialise.kept(_shapes(compiled), facts.key).statements
-    return [statements[i] for i in kept if near or i < len(base)]
+    kept = specialise.kept(_shapes(compiled, near), facts.key).statements
+    return [statements[i] for i in kept]
 
 
 def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
@@ -221,7 +234,7 @@ def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
     parts = [_lines(compiled.text)] + ([_lines(compiled.near_text)] if near else [])
     if not specialise.ENABLED or not compiled.shapes:
         return ["\n".join(lines) for lines in parts]
-    kept = set(specialise.kept(_shapes(compiled), facts.key).statements)
+    kept = set(specialise.kept(_shapes(compiled, near), facts.key).statements)
     texts, first = [], 0  # first: the index of the part's own #program base. among all statements
     for lines in parts:
         texts.append("\n".join(line if first + 1 + n in kept else "" for n, line in enumerate(lines)))
@@ -238,11 +251,11 @@ def _count(text: str) -> int:
     return text.count("\n") + 1 if text.endswith("\n") else text.count("\n") + 2
 
 
-def _a_statement_a_line(compiled: Compiled) -> bool:
-    """Whether each line of the compiled texts is one statement, as the shapes read them (a
+def _a_statement_a_line(compiled: Compiled, near: bool) -> bool:
+    """Whether each line of the compiled texts in use is one statement, as the shapes read them (a
     statement printed over several lines, a #script say, would break the line-for-statement match)."""
-    return (len(compiled.shapes) == _count(compiled.text)
-            and len(compiled.near_shapes) == _count(compiled.near_text))
+    return len(compiled.shapes) == _count(compiled.text) and (
+        not near or len(compiled.near_shapes) == _count(compiled.near_text))
 
 
 _ran: dict[int, Compiled] = {}  # the compiled programs this process has run, by id
@@ -265,25 +278,30 @@ def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
     """Whether to ground the near misses in the first run: where the specialiser finds that a
     defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
     less than the second run that a defeater holding would need. Otherwise the run goes without them
-    and runs again only if a defeater does hold. Either way the answer is the same."""
+    and runs again only if a defeater does hold. Either way the answer is the same. (A defeater is
+    derived by the program's own rules, so the program alone tells whether one can hold; the near
+    misses are read and indexed only then.)"""
     if not specialise.ENABLED or not compiled.shapes:
         return False
-    kept = specialise.kept(_shapes(compiled), facts.key)
+    kept = specialise.kept(_shapes(compiled, near=False), facts.key)
     if not any(tuple(d) in kept.predicates for d in compiled.defeaters):
         return False
+    kept = specialise.kept(_shapes(compiled, near=True), facts.key)
     base = _count(compiled.text)
     near = sum(1 for i in kept.statements if i >= base)
     return near * 10 <= len(kept.statements) - near
 
 
-_indexed: dict[int, tuple[Compiled, specialise.Program]] = {}
+_indexed: dict[tuple[int, bool], tuple[Compiled, specialise.Program]] = {}
 
 
-def _shapes(compiled: Compiled) -> specialise.Program:
-    """The statement shapes of a compiled program and its near misses, indexed once per process."""
-    found = _indexed.get(id(compiled))
+def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
+    """The statement shapes of a compiled program, with its near misses after them if ``near``,
+    indexed once per process."""
+    found = _indexed.get((id(compiled), near))
     if found is None or found[0] is not compiled:
-        found = _indexed[id(compiled)] = (compiled, specialise.Program(compiled.shapes + compiled.near_shapes))
+        shapes = compiled.shapes + compiled.near_shapes if near else compiled.shapes
+        found = _indexed[(id(compiled), near)] = (compiled, specialise.Program(shapes))
         if len(_indexed) > 64:
             _indexed.pop(next(iter(_indexed)))
     return found[1]

@@ -3,7 +3,12 @@ changed file is parsed again, never read stale, and data JSON would alter is not
 
 from __future__ import annotations
 
-from pybridge import cache
+from pathlib import Path
+
+import pytest
+
+from pybridge import api, cache, solve, specialise
+from pybridge.report import to_json
 
 
 def test_a_data_file_is_parsed_once_per_content(tmp_path, monkeypatch):
@@ -55,3 +60,56 @@ def test_no_cache_folder_when_the_variable_is_empty(tmp_path, monkeypatch):
     source.write_text("x\n", encoding="utf-8")
     assert cache.cache_dir() is None
     assert cache.data_file(source, lambda raw: {"a": 1}) == {"a": 1}
+
+
+# --------------------------------------------------------------------------
+# Compiled programs: the program, then its parts (near misses, rules) when first asked for
+
+ROOT = Path(__file__).resolve().parent.parent
+ORDINARY = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"  # no defeater can hold
+DEFEATED = ROOT / "tests" / "rulings" / "berserk" / "513" / "conservativeness-later-ban-wins.yaml"
+
+
+def _new_process_state() -> None:
+    """What a new process starts without: compiled programs and what is made from them."""
+    solve.program.cache_clear()
+    solve._parsed.cache_clear()
+    solve._indexed.clear()
+    solve._ran.clear()
+    specialise.forget()
+
+
+def _parts(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.name.endswith((".near.json", ".rules.json")))
+
+
+@pytest.fixture
+def cache_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path / "cache"))
+    _new_process_state()
+    yield tmp_path / "cache"
+    _new_process_state()
+
+
+def test_an_ordinary_check_reads_no_part_of_the_program(cache_folder):
+    first = to_json(api.check(ORDINARY))
+    assert _parts(cache_folder)  # written beside the program
+    for part in _parts(cache_folder):
+        part.unlink()
+    _new_process_state()
+    assert to_json(api.check(ORDINARY)) == first
+    assert _parts(cache_folder) == []  # not asked for, so not made again
+
+
+def test_a_missing_or_broken_part_is_made_again(cache_folder):
+    first = [to_json(api.check(DEFEATED)), to_json(api.check(DEFEATED, trees=True))]
+    parts = _parts(cache_folder)
+    assert {p.name.rsplit(".", 2)[1] for p in parts} == {"near", "rules"}
+    for n, part in enumerate(parts):
+        if n % 2:
+            part.unlink()
+        else:
+            part.write_text('{"rules": [{"index": "not a rule"}], "near": 1}' if n % 4 else "{not json",
+                            encoding="utf-8")
+    _new_process_state()
+    assert [to_json(api.check(DEFEATED)), to_json(api.check(DEFEATED, trees=True))] == first

@@ -71,7 +71,7 @@ def test_a_first_run_grounds_the_same_statements_from_text(cards, hidden, near, 
     situation = situation_from_data(board(cards, hidden))
     facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
     compiled = solve.program(situation.game, mode)
-    assert solve._a_statement_a_line(compiled)
+    assert solve._a_statement_a_line(compiled, near)
     parts = solve._statements_text(compiled, facts, near)
     from_text = [statement for part in parts for statement in parse_program(part)]
     parsed = solve._statements(compiled, facts, near)
@@ -91,9 +91,9 @@ def test_the_statement_count_of_a_compiled_text():
 def test_a_program_printed_over_several_lines_is_not_run_from_text():
     """Line n must be statement n + 1 for the text path: where it is not, the parsed path runs."""
     compiled = solve.program("berserk", "check")
-    assert solve._a_statement_a_line(compiled)
+    assert solve._a_statement_a_line(compiled, near=True)
     broken = dataclasses.replace(compiled, text=compiled.text.replace(":- ", ":-\n  ", 1))
-    assert not solve._a_statement_a_line(broken)
+    assert not solve._a_statement_a_line(broken, near=False)
 
 
 @pytest.mark.parametrize("path", RULINGS[::9] + [None], ids=lambda p: "board" if p is None else p.name)
@@ -267,7 +267,7 @@ def test_the_worklist_keeps_what_a_round_robin_fixpoint_keeps(path):
     situation = load_situation(path) if path is not None else situation_from_data(board(60, 8))
     facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
     for mode in ("check", "trees"):
-        program = solve._shapes(solve.program(situation.game, mode))
+        program = solve._shapes(solve.program(situation.game, mode), near=True)
         assert specialise._kept(program, facts.key).statements == _round_robin_kept(program, facts.key)
 
 
