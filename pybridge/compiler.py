@@ -154,6 +154,10 @@ class Parts:
         self._near, self._rules, self._read = near, rules, read
         self._lock = threading.Lock()
 
+    def has_near(self) -> bool:
+        """Whether the near misses are at hand (made here, or read already)."""
+        return self._near is not None
+
     def near(self) -> tuple[str, list, tuple[NearRule, ...]]:
         if self._near is None:
             with self._lock:

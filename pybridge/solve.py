@@ -220,8 +220,7 @@ def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
     statements = base + (_parsed(compiled.near_text) if near else ())
     if not specialise.ENABLED or not compiled.shapes:
         return list(statements)
-    kept = specialise.kept(_shapes(compiled, near), facts.key).statements
-    return [statements[i] for i in kept]
+    return [statements[i] for i in _kept(compiled, facts, near)]
 
 
 def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
@@ -234,7 +233,7 @@ def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
     parts = [_lines(compiled.text)] + ([_lines(compiled.near_text)] if near else [])
     if not specialise.ENABLED or not compiled.shapes:
         return ["\n".join(lines) for lines in parts]
-    kept = set(specialise.kept(_shapes(compiled, near), facts.key).statements)
+    kept = set(_kept(compiled, facts, near))
     texts, first = [], 0  # first: the index of the part's own #program base. among all statements
     for lines in parts:
         texts.append("\n".join(line if first + 1 + n in kept else "" for n, line in enumerate(lines)))
@@ -274,19 +273,31 @@ def _run_before(compiled: Compiled) -> bool:
     return False
 
 
+def _kept(compiled: Compiled, facts: Facts, near: bool) -> tuple[int, ...]:
+    """The statements the specialiser keeps for a run, ``near`` with the near misses. Once the near
+    misses are at hand, one fixpoint over the program and them answers both kinds of run (the same
+    as ever); until then, one over the program alone, so a process need not read them."""
+    if near or compiled.parts.has_near():
+        kept = specialise.kept(_shapes(compiled, near=True), facts.key).statements
+        return kept if near else tuple(i for i in kept if i < _count(compiled.text))
+    return specialise.kept(_shapes(compiled, near=False), facts.key).statements
+
+
 def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
     """Whether to ground the near misses in the first run: where the specialiser finds that a
     defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
     less than the second run that a defeater holding would need. Otherwise the run goes without them
-    and runs again only if a defeater does hold. Either way the answer is the same. (A defeater is
-    derived by the program's own rules, so the program alone tells whether one can hold; the near
-    misses are read and indexed only then.)"""
+    and runs again only if a defeater does hold. Either way the answer is the same. (Defeaters are
+    derived by the program's own statements, so until the near misses are at hand the program alone
+    tells whether one can hold, and they are read only then.)"""
     if not specialise.ENABLED or not compiled.shapes:
         return False
-    kept = specialise.kept(_shapes(compiled, near=False), facts.key)
+    alone = not compiled.parts.has_near()
+    kept = specialise.kept(_shapes(compiled, near=not alone), facts.key)
     if not any(tuple(d) in kept.predicates for d in compiled.defeaters):
         return False
-    kept = specialise.kept(_shapes(compiled, near=True), facts.key)
+    if alone:
+        kept = specialise.kept(_shapes(compiled, near=True), facts.key)
     base = _count(compiled.text)
     near = sum(1 for i in kept.statements if i >= base)
     return near * 10 <= len(kept.statements) - near

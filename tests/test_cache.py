@@ -3,12 +3,14 @@ changed file is parsed again, never read stale, and data JSON would alter is not
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 from pybridge import api, cache, solve, specialise
 from pybridge.report import to_json
+from pybridge.situation import situation_from_data
 
 
 def test_a_data_file_is_parsed_once_per_content(tmp_path, monkeypatch):
@@ -66,6 +68,9 @@ def test_no_cache_folder_when_the_variable_is_empty(tmp_path, monkeypatch):
 # Compiled programs: the program, then its parts (near misses, rules) when first asked for
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from boards import board  # noqa: E402
+
 ORDINARY = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"  # no defeater can hold
 DEFEATED = ROOT / "tests" / "rulings" / "berserk" / "513" / "conservativeness-later-ban-wins.yaml"
 
@@ -92,12 +97,14 @@ def cache_folder(tmp_path, monkeypatch):
 
 
 def test_an_ordinary_check_reads_no_part_of_the_program(cache_folder):
-    first = to_json(api.check(ORDINARY))
+    """And is judged the same: by the program alone, where its first run had the near misses."""
+    board_ = situation_from_data(board(30, 0))
+    first = [to_json(api.check(ORDINARY)), to_json(api.check(board_))]
     assert _parts(cache_folder)  # written beside the program
     for part in _parts(cache_folder):
         part.unlink()
     _new_process_state()
-    assert to_json(api.check(ORDINARY)) == first
+    assert [to_json(api.check(ORDINARY)), to_json(api.check(board_))] == first
     assert _parts(cache_folder) == []  # not asked for, so not made again
 
 
