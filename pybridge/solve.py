@@ -279,7 +279,10 @@ def _kept(compiled: Compiled, facts: Facts, near: bool) -> tuple[int, ...]:
     as ever); until then, one over the program alone, so a process need not read them."""
     if near or compiled.parts.has_near():
         kept = specialise.kept(_shapes(compiled, near=True), facts.key).statements
-        return kept if near else tuple(i for i in kept if i < _count(compiled.text))
+        if near:
+            return kept
+        base = _count(compiled.text)
+        return tuple(i for i in kept if i < base)
     return specialise.kept(_shapes(compiled, near=False), facts.key).statements
 
 
