@@ -20,6 +20,7 @@ only the time does."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -257,6 +258,10 @@ def _a_statement_a_line(compiled: Compiled, near: bool) -> bool:
         not near or len(compiled.near_shapes) == _count(compiled.near_text))
 
 
+# The API may be called from several threads (an application's; the playground's requests arrive in
+# a thread pool): the per-process tables below change under this lock, since taking the oldest entry
+# out iterates a table, which another thread's insert would break.
+_tables = threading.Lock()
 _ran: dict[int, Compiled] = {}  # the compiled programs this process has run, by id
 
 
@@ -265,12 +270,13 @@ def _run_before(compiled: Compiled) -> bool:
     what it grounds, so a process that judges one situation parses no more than that; from the
     second on, the whole program is parsed once and its statements reused (a third of the cost of
     parsing them again)."""
-    if _ran.get(id(compiled)) is compiled:
-        return True
-    _ran[id(compiled)] = compiled
-    if len(_ran) > 64:
-        _ran.pop(next(iter(_ran)))
-    return False
+    with _tables:
+        if _ran.get(id(compiled)) is compiled:
+            return True
+        _ran[id(compiled)] = compiled
+        if len(_ran) > 64:
+            _ran.pop(next(iter(_ran)))
+        return False
 
 
 def _kept(compiled: Compiled, facts: Facts, near: bool) -> tuple[int, ...]:
@@ -315,9 +321,11 @@ def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
     found = _indexed.get((id(compiled), near))
     if found is None or found[0] is not compiled:
         shapes = compiled.shapes + compiled.near_shapes if near else compiled.shapes
-        found = _indexed[(id(compiled), near)] = (compiled, specialise.Program(shapes))
-        if len(_indexed) > 64:
-            _indexed.pop(next(iter(_indexed)))
+        found = (compiled, specialise.Program(shapes))
+        with _tables:
+            _indexed[(id(compiled), near)] = found
+            if len(_indexed) > 64:
+                _indexed.pop(next(iter(_indexed)))
     return found[1]
 
 
