@@ -176,7 +176,7 @@ class Parts:
     def _load(self, name: str, build: Callable[[dict], Any]) -> Any:
         try:
             return build(self._read(name))
-        except (ValueError, KeyError, TypeError, IndexError):  # a broken cache entry is made again
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):  # a broken entry is made again
             return build(self._read(name, fresh=True))
 
 
@@ -196,7 +196,7 @@ class Compiled:
     shapes: list = field(default_factory=list, repr=False, compare=False)
     parts: Parts = field(default_factory=Parts, repr=False, compare=False)
 
-    PARTS = {"near": ("near_text", "near_shapes", "near"), "rules": ("rules",)}  # and the keys of their data
+    PARTS = ("near", "rules")  # see Parts
 
     @property
     def near_text(self) -> str:
@@ -811,13 +811,6 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                     defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
                     witnesses=tuple(sorted(witnesses)))
-
-
-def parse_program(text: str) -> list[ast.AST]:
-    """A program's statements, parsed (the compiled text, for its shapes and for grounding)."""
-    statements: list[ast.AST] = []
-    ast.parse_string(text, statements.append)
-    return statements
 
 
 def _shared(sets: list[set[str]]) -> set[str] | None:

@@ -31,8 +31,9 @@ import clingo
 from clingo import ast
 
 from pybridge import cache, limits, specialise, terms
+from pybridge.terms import parse_program, program_lines
 from pybridge.catalogue import Game, load_game
-from pybridge.compiler import Compiled, Signature, asp_digest, compile_game, parse_program
+from pybridge.compiler import Compiled, Signature, asp_digest, compile_game
 from pybridge.encodings import entry_file
 from pybridge.errors import JudgeError
 
@@ -65,10 +66,10 @@ def witnesses(game: Game) -> frozenset[Signature]:
 
 
 @lru_cache(maxsize=32)
-def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(),
-            near: bool = False) -> Compiled:
+def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset()) -> Compiled:
     """The game's rules compiled for ``mode`` (check or trees), with the why layer specialised to
-    the witnesses in ``absent`` having no atoms; ``near`` adds the near misses."""
+    the witnesses in ``absent`` having no atoms. Its near misses and its rules as the graph reads
+    them are read when first asked for (:class:`pybridge.compiler.Parts`)."""
     key = "-".join([game_name, mode, _digest()] + sorted(f"{n}.{a}" for n, a in absent))
 
     def compile_() -> Compiled:
@@ -82,10 +83,10 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
         return made
 
     def read_part(part: str, fresh: bool = False) -> dict:
-        """A part of the cached program, read when first asked for; made again if it is gone or
-        broken (``fresh``: it would not read)."""
+        """A part of the cached program, read when first asked for; made again if it is gone, or
+        ``fresh`` (what was read would not build: :class:`pybridge.compiler.Parts`)."""
         data = None if fresh else cache.read_json(f"{key}.{part}.json")
-        if isinstance(data, dict) and all(k in data for k in Compiled.PARTS[part]):
+        if data is not None:
             return data
         log.info("the cached part %s of %s is missing or broken: compiling it again", part, key)
         return compile_().part_data(part)
@@ -231,7 +232,7 @@ def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
     place either way. The compiler writes a statement a line (see :func:`_a_statement_a_line`);
     clingo's parse puts a ``#program base.`` of its own first, so statement ``i`` of a part is its
     line ``i - 1``."""
-    parts = [_lines(compiled.text)] + ([_lines(compiled.near_text)] if near else [])
+    parts = [program_lines(compiled.text)] + ([program_lines(compiled.near_text)] if near else [])
     if not specialise.ENABLED or not compiled.shapes:
         return ["\n".join(lines) for lines in parts]
     kept = set(_kept(compiled, facts, near))
@@ -240,10 +241,6 @@ def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
         texts.append("\n".join(line if first + 1 + n in kept else "" for n, line in enumerate(lines)))
         first += len(lines) + 1
     return texts
-
-
-def _lines(text: str) -> list[str]:
-    return text.rstrip("\n").split("\n")
 
 
 def _count(text: str) -> int:

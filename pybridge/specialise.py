@@ -37,6 +37,8 @@ import clingo
 from clingo import ast
 from clingo.ast import ASTType, Sign
 
+from pybridge.terms import parse_program, program_lines
+
 # An argument of a literal in a rule: None (anything: "_", arithmetic, an interval), a variable
 # ["v", name], or an abstract value (str).
 Argument = object
@@ -123,13 +125,13 @@ def text_shapes(text: str) -> list[list]:
     """:func:`shapes` of a compiled program's text (a statement a line), remembered per statement:
     a game's programs (check and trees, each witness variant) share most of their statements, and
     reading a shape off the parsed statement is most of a compile's time."""
-    lines = text.rstrip("\n").split("\n")
+    lines = program_lines(text)
     known = {line: _by_line.get(line) for line in dict.fromkeys(lines)}  # this compile's own copy
     new = [line for line, shape in known.items() if shape is None]
     if new:
-        parsed = _parse("\n".join(new))
+        parsed = parse_program("\n".join(new))
         if len(parsed) != len(new) + 1:  # not a statement a line (clingo adds a #program first)
-            return shapes(_parse(text))
+            return shapes(parse_program(text))
         for line, statement in zip(new, parsed[1:]):
             try:
                 known[line] = _shapes([statement])[0] or _NOT_A_RULE
@@ -143,12 +145,6 @@ def text_shapes(text: str) -> list[list]:
         return []
     # clingo's own #program base. comes before the first line
     return [None] + [None if shape is _NOT_A_RULE else shape for shape in found]
-
-
-def _parse(text: str) -> list[ast.AST]:
-    parsed: list[ast.AST] = []
-    ast.parse_string(text, parsed.append)
-    return parsed
 
 
 def _shapes(statements: Sequence[ast.AST]) -> list[list]:

@@ -7,7 +7,10 @@ tuple, ``["op", operator, left, right]`` / ``["neg", x]`` / ``["abs", x]``
 arithmetic, ``["?", text]`` anything else (intervals, pools). Justify turns
 patterns and the variable bindings a record carries into clingo Symbols
 (atoms it looks up) and into text (premises it only shows), and matches an
-atom against a rule head to find the records that derived it."""
+atom against a rule head to find the records that derived it.
+
+Also here, the two things every stage does with clingo's values: read a Symbol (once: every part
+read is a call into clingo) and parse a compiled program's text (a statement a line)."""
 
 from __future__ import annotations
 
@@ -178,6 +181,15 @@ def to_symbol(p: Pattern) -> Symbol:
     raise Unbuildable(f"not a constant: {p}")
 
 
+def ident(symbol: Symbol) -> int:
+    """A Symbol's identity as a plain int, for dict keys and comparisons: clingo keeps one copy of
+    each symbol (and never frees one), so equal Symbols have equal representations
+    (tests/test_terms.py holds it to that), and an int hashes and compares without the call into
+    clingo a Symbol's hash and == each make. ``_rep`` is clingo 5's Python API, which the ``<6`` pin
+    in pyproject.toml holds."""
+    return symbol._rep
+
+
 _read: dict[int, tuple] = {}
 
 
@@ -185,7 +197,8 @@ def read(symbol: Symbol) -> tuple:
     """A Symbol's parts, read from clingo once per process: ("f", name, arguments) for a function
     (a tuple has the name ""), ("n", number, ()), ("s", string, ()), or ("?", None, ()) for #inf and
     #sup. Matching a premise against every rule of its predicate asks the same atoms many times."""
-    found = _read.get(symbol._rep)
+    key = ident(symbol)
+    found = _read.get(key)
     if found is None:
         kind = symbol.type
         if kind == SymbolType.Function:
@@ -198,7 +211,7 @@ def read(symbol: Symbol) -> tuple:
             found = ("?", None, ())
         if len(_read) > 200_000:  # symbols live as long as the process; keep the cache bounded
             _read.clear()
-        _read[symbol._rep] = found
+        _read[key] = found
     return found
 
 
@@ -217,7 +230,7 @@ def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
         if bound is None:
             bindings[p[1]] = symbol
             return True
-        return bound._rep == symbol._rep
+        return ident(bound) == ident(symbol)
     if tag == "n" or tag == "s":
         kind, value, _ = read(symbol)
         return kind == tag and value == p[1]
@@ -234,35 +247,26 @@ def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
 # Text: how people read terms (strings unquoted, tuples in parentheses)
 
 
-def ident(symbol: Symbol) -> int:
-    """A Symbol's identity as a plain int, for dict keys and comparisons: clingo keeps one copy of
-    each symbol (and never frees one), so equal Symbols have equal representations
-    (tests/test_terms.py holds it to that), and an int hashes and compares without the call into
-    clingo a Symbol's hash and == each make. ``_rep`` is clingo 5's Python API, which the ``<6`` pin
-    in pyproject.toml holds."""
-    return symbol._rep
-
-
 def text(symbol: Symbol, _cache: dict[int, str] = {}) -> str:  # noqa: B006 - a deliberate cache
     """A term as people read it: strings unquoted, tuples in parentheses."""
-    cached = _cache.get(symbol._rep)
+    key = ident(symbol)
+    cached = _cache.get(key)
     if cached is not None:
         return cached
-    kind = symbol.type
-    if kind == SymbolType.String:
-        result = symbol.string
-    elif kind == SymbolType.Function:
-        args = symbol.arguments
+    kind, value, args = read(symbol)
+    if kind == "s":
+        result = value
+    elif kind == "f":
         inner = ", ".join(text(a) for a in args)
-        if not symbol.name:
+        if not value:
             result = f"({inner}{',' if len(args) == 1 else ''})"
         else:
-            result = f"{symbol.name}({inner})" if args else symbol.name
+            result = f"{value}({inner})" if args else value
     else:
         result = str(symbol)
     if len(_cache) > 200_000:  # symbols are interned by clingo; keep the cache bounded anyway
         _cache.clear()
-    _cache[symbol._rep] = result
+    _cache[key] = result
     return result
 
 
@@ -296,3 +300,20 @@ def describe(p: Pattern) -> str:
 
 def is_symbol_type(value: Any) -> bool:
     return isinstance(value, clingo.Symbol)
+
+
+# --------------------------------------------------------------------------
+# A compiled program's text: a statement a line
+
+
+def parse_program(text: str) -> list[ast.AST]:
+    """A program's statements, parsed. clingo puts a ``#program base.`` of its own first, so in a
+    compiled text (a statement a line) statement ``i`` is line ``i - 1``."""
+    statements: list[ast.AST] = []
+    ast.parse_string(text, statements.append)
+    return statements
+
+
+def program_lines(text: str) -> list[str]:
+    """A compiled text's statements, one a line."""
+    return text.rstrip("\n").split("\n")

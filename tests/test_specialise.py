@@ -15,7 +15,7 @@ from clingo import ast
 from pybridge import api, solve, specialise
 from pybridge.api import project
 from pybridge.catalogue import load_game
-from pybridge.compiler import parse_program
+from pybridge.terms import parse_program
 from pybridge.facts import situation_facts
 from pybridge.report import to_json
 from pybridge.rulings import ruling_files
