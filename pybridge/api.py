@@ -18,6 +18,7 @@ from pybridge.justify import (Cites, Report, Resolution, build_report, build_res
                               lifting_principles, verdict_of)
 from pybridge.situation import Situation, check_against_game, load_situation
 from pybridge.solve import EffectShape, expected_witnesses, solve
+from pybridge.structs import replace
 from pybridge.terms import text
 from pybridge.viewpoint import project, unknown_card_ids
 
@@ -74,7 +75,7 @@ def with_overrides(situation: Situation, *, edition: str | None = None,
         update["viewpoint"] = player
     if not update:
         return situation
-    changed = situation.model_copy(update=update)
+    changed = replace(situation, **update)
     check_against_game(changed, source="command line")
     return changed
 
@@ -295,8 +296,8 @@ def resolve(situation: Situation | str | Path, action: str, *, player: str | Non
     if rules.judged_on == "declarer_view" and not revealed:
         truth = declared.verdict(s.viewpoint, real_action)
     else:
-        cards = [c.model_copy(update={"hidden": False}) if c.id in revealed else c for c in s.cards]
-        shown = project(s.model_copy(update={"cards": cards}))  # the rest stays as the declarer sees it
+        cards = [replace(c, hidden=False) if c.id in revealed else c for c in s.cards]
+        shown = project(replace(s, cards=cards))  # the rest stays as the declarer sees it
         answer = _solve(situation, s.game, situation_facts(shown, game), "check", time_limit,
                         _expected(shown, game))
         declared = build_report(answer, game, edition=s.edition or game.default_edition,

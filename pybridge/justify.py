@@ -13,7 +13,7 @@ records the trees program keeps, and gathers the same cites from its nodes.
 
 The graph is shared: each atom is one node, with an id; reasons and premises
 point at node ids. The result types are plain dataclasses (cheap to build for
-every verdict); their JSON Schema and their JSON come from pydantic.
+every verdict); msgspec makes their JSON Schema from the same classes (schema/).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Iterable, Literal, Sequence
 
 from clingo import Symbol
-from pydantic import Field
+from msgspec import Meta
 
 from pybridge import terms
 from pybridge.catalogue import Game, ResolutionRules
@@ -51,16 +51,16 @@ class Derivation:
     """A rule instance: the rule, its clause, the bindings, the premises it rests on (node ids) and the
     atoms it required not to hold (node ids)."""
 
-    rule: Annotated[int, Field(description="Index of the rule in the report's 'rules'.")]
-    clause: Annotated[str | None, Field(description="The clause of the instance: the one its judgement names, "
+    rule: Annotated[int, Meta(description="Index of the rule in the report's 'rules'.")]
+    clause: Annotated[str | None, Meta(description="The clause of the instance: the one its judgement names, "
                                                     "else the banner above the rule.")] = None
-    cites: Annotated[list[str], Field(description="The clauses this instance itself names (its judgement's "
+    cites: Annotated[list[str], Meta(description="The clauses this instance itself names (its judgement's "
                                                     "clause, its principle, its rule's banner), kept to the "
                                                     "cited kinds.")] = field(default_factory=list)
     bindings: dict[str, str] = field(default_factory=dict)
     premises: list[str] = field(default_factory=list)
     absent: list[str] = field(default_factory=list)
-    near: Annotated[bool, Field(description="A near derivation: it holds but for one premise, itself nearly "
+    near: Annotated[bool, Meta(description="A near derivation: it holds but for one premise, itself nearly "
                                             "derived, or but for what overrode it.")] = False
 
 
@@ -68,17 +68,17 @@ class Derivation:
 class Node:
     """One atom of the justification graph."""
 
-    atom: Annotated[str, Field(description="The atom, as people read it.")]
-    predicate: Annotated[str, Field(description="name/arity, for wording it (phrases.yaml).")]
-    arguments: Annotated[list[str], Field(description="The atom's arguments, as text.")]
-    kind: Annotated[Literal["derived", "fact", "absent"], Field(
+    atom: Annotated[str, Meta(description="The atom, as people read it.")]
+    predicate: Annotated[str, Meta(description="name/arity, for wording it (phrases.yaml).")]
+    arguments: Annotated[list[str], Meta(description="The atom's arguments, as text.")]
+    kind: Annotated[Literal["derived", "fact", "absent"], Meta(
         description="derived: by a rule; fact: of the situation or of the rules base; absent: an atom a rule "
                     "required not to hold.")]
-    derivations: Annotated[list[Derivation], Field(
+    derivations: Annotated[list[Derivation], Meta(
         description="The rule instances that derived it; empty until expanded.")] = field(default_factory=list)
-    expanded: Annotated[bool, Field(description="Whether its derivations are listed (explain and --trees "
+    expanded: Annotated[bool, Meta(description="Whether its derivations are listed (explain and --trees "
                                                 "expand every node).")] = False
-    overridden_by: Annotated[list[Derivation], Field(
+    overridden_by: Annotated[list[Derivation], Meta(
         description="An absent atom: its near derivations, but for an effect set aside or a property "
                     "replaced.")] = field(default_factory=list)
 
@@ -94,15 +94,15 @@ class RuleInfo:
 class Reason:
     """Why a verdict is what it is: a clause, and the node of the atom that carries it."""
 
-    role: Annotated[Literal["granted", "met", "blocked", "lifted", "waived", "obliged", "definition"], Field(
+    role: Annotated[Literal["granted", "met", "blocked", "lifted", "waived", "obliged", "definition"], Meta(
         description="met: (a legal action) a condition of the clause it meets, such as a target within range; "
                     "definition: (an impossible action) a definition it fails, its node the candidate it is not.")]
     clause: str
-    node: Annotated[str | None, Field(description="Node id of the reason's atom in the graph (with trees).")] = None
-    by: Annotated[str | None, Field(description="lifted/waived: the clause that overrode it.")] = None
-    principle: Annotated[str | None, Field(description="lifted/waived: the principle that did.")] = None
-    condition: Annotated[str | None, Field(description="waived: the condition card text overrides.")] = None
-    by_node: Annotated[str | None, Field(description="lifted/waived: node id of the overriding atom.")] = None
+    node: Annotated[str | None, Meta(description="Node id of the reason's atom in the graph (with trees).")] = None
+    by: Annotated[str | None, Meta(description="lifted/waived: the clause that overrode it.")] = None
+    principle: Annotated[str | None, Meta(description="lifted/waived: the principle that did.")] = None
+    condition: Annotated[str | None, Meta(description="waived: the condition card text overrides.")] = None
+    by_node: Annotated[str | None, Meta(description="lifted/waived: node id of the overriding atom.")] = None
 
 
 @dataclass(slots=True)
@@ -119,7 +119,7 @@ class Assumption:
 @dataclass(slots=True)
 class Consequence:
     effect: str
-    cites: Annotated[list[str], Field(description="Clause ids it rests on, the action's legality aside.")]
+    cites: Annotated[list[str], Meta(description="Clause ids it rests on, the action's legality aside.")]
     node: str | None = None
 
 
@@ -127,18 +127,18 @@ class Consequence:
 class Verdict:
     player: str
     action: str
-    verdict: Annotated[Literal["legal", "illegal", "impossible"], Field(
+    verdict: Annotated[Literal["legal", "illegal", "impossible"], Meta(
         description="impossible: not an action the game's definitions allow here (explain only).")]
-    cites: Annotated[list[str], Field(description="Clause ids the verdict rests on, sorted.")]
-    certainty: Annotated[Literal["every", "some"], Field(
+    cites: Annotated[list[str], Meta(description="Clause ids the verdict rests on, sorted.")]
+    certainty: Annotated[Literal["every", "some"], Meta(
         description="'every': the verdict holds under every admissible treatment of the opponent's hidden "
                     "cards (cautious); 'some': under at least one (brave), the witness is in 'treatment'.")] = "every"
     reasons: list[Reason] = field(default_factory=list)
-    treatment: Annotated[list[Assumption], Field(
+    treatment: Annotated[list[Assumption], Meta(
         description="The witness treatment of hidden cards a 'some' verdict rests on.")] = field(default_factory=list)
     consequences: list[Consequence] = field(default_factory=list)
     obligations: list[Reason] = field(default_factory=list)
-    node: Annotated[str | None, Field(description="Node id of the verdict's atom (legal/illegal; for an "
+    node: Annotated[str | None, Meta(description="Node id of the verdict's atom (legal/illegal; for an "
                                                   "impossible action, the candidate it is not).")] = None
 
     def reasons_of(self, *roles: str) -> list[Reason]:
@@ -175,22 +175,22 @@ class Report:
     options: dict[str, str]
     viewpoint: str
     verdicts: list[Verdict]
-    atoms: Annotated[list[str], Field(description="The judgement atoms exactly as clingo prints them, sorted "
+    atoms: Annotated[list[str], Meta(description="The judgement atoms exactly as clingo prints them, sorted "
                                                   "(check --atoms; otherwise empty).")]
     schema: Literal["ccg-judge/report"] = REPORT_SCHEMA
     version: Literal[2] = REPORT_VERSION
-    trees: Annotated[bool, Field(description="Every node expanded (explain, check --trees); otherwise only "
+    trees: Annotated[bool, Meta(description="Every node expanded (explain, check --trees); otherwise only "
                                              "the first level of reasons.")] = False
-    nodes: Annotated[dict[str, Node], Field(
+    nodes: Annotated[dict[str, Node], Meta(
         description="The justification graph: the nodes reasons and premises point at.")] = field(default_factory=dict)
-    rules: Annotated[dict[str, RuleInfo], Field(
+    rules: Annotated[dict[str, RuleInfo], Meta(
         description="The rules the graph's derivations name, by index.")] = field(default_factory=dict)
-    clauses: Annotated[dict[str, ClauseInfo], Field(
+    clauses: Annotated[dict[str, ClauseInfo], Meta(
         description="Heading and summary of every clause the report names.")] = field(default_factory=dict)
     overridden_effects: list[OverriddenEffect] = field(default_factory=list)
-    unresolved: Annotated[list[list[str]], Field(
+    unresolved: Annotated[list[list[str]], Meta(
         description="Pairs of clashing effects no principle decides.")] = field(default_factory=list)
-    clamped: Annotated[list[Clamp], Field(description="Values the zero rule raised to 0.")] = field(default_factory=list)
+    clamped: Annotated[list[Clamp], Meta(description="Values the zero rule raised to 0.")] = field(default_factory=list)
 
     def verdict(self, player: str, action: str) -> Verdict | None:
         return next((v for v in self.verdicts if v.player == player and v.action == action), None)
@@ -483,16 +483,16 @@ class Resolution:
     """A declared action judged against the truth, the hidden cards it involves revealed."""
 
     player: str
-    declared: Annotated[str, Field(description="The action as the declaring player named it.")]
-    action: Annotated[str, Field(description="The same action with the revealed cards' real ids.")]
+    declared: Annotated[str, Meta(description="The action as the declaring player named it.")]
+    action: Annotated[str, Meta(description="The same action with the revealed cards' real ids.")]
     outcome: Literal["executed", "not executed but paid"]
-    cites: Annotated[list[str], Field(description="Clause ids the outcome rests on, sorted.")]
-    revealed: Annotated[list[str], Field(description="Hidden cards revealed by the declaration.")] = field(
+    cites: Annotated[list[str], Meta(description="Clause ids the outcome rests on, sorted.")]
+    revealed: Annotated[list[str], Meta(description="Hidden cards revealed by the declaration.")] = field(
         default_factory=list)
-    judged_on: Annotated[Literal["truth", "declarer_view"], Field(
+    judged_on: Annotated[Literal["truth", "declarer_view"], Meta(
         description="What the action was judged on again: the revealed cards as they are (the rest as the "
                     "declarer sees them), or the declarer's view unchanged.")] = "truth"
-    truth: Annotated[Verdict | None, Field(description="The verdict where the resolution is judged.")] = None
+    truth: Annotated[Verdict | None, Meta(description="The verdict where the resolution is judged.")] = None
     clauses: dict[str, ClauseInfo] = field(default_factory=dict)
 
 

@@ -16,12 +16,15 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def to_data(result: Any) -> Any:
-    """A result as plain JSON data (dicts, lists, strings, numbers), fields in their declared order:
-    what the schemas in schema/ describe (pydantic makes those from the same dataclasses)."""
+    """A result (a dataclass, or an input model) as plain JSON data (dicts, lists, strings, numbers),
+    fields in their declared order: what the schemas in schema/ describe (msgspec makes those from
+    the same classes)."""
     kind = type(result)
     names = _FIELDS.get(kind)
     if names is None and dataclasses.is_dataclass(result):
         names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(result))
+    elif names is None and hasattr(kind, "__struct_fields__"):
+        names = _FIELDS[kind] = kind.__struct_fields__
     if names is not None:
         return {name: to_data(getattr(result, name)) for name in names}
     if kind is list or kind is tuple:
@@ -32,8 +35,7 @@ def to_data(result: Any) -> Any:
 
 
 def to_json(result: Any, *, indent: int | None = None) -> str:
-    """A result as JSON text: compact by default (json's C encoder; a pydantic adapter would cost
-    more to build in a new process than the whole dump), indented when asked."""
+    """A result as JSON text: compact by default (json's C encoder), indented when asked."""
     if indent is None:
         return json.dumps(to_data(result), ensure_ascii=False, separators=(",", ":"))
     return json.dumps(to_data(result), ensure_ascii=False, indent=indent)

@@ -12,6 +12,7 @@ from pybridge.errors import JudgeError
 from pybridge.justify import Report, sort_clause_ids
 from pybridge.report import to_json
 from pybridge.situation import Situation, load_situation
+from pybridge.structs import replace
 
 
 @dataclass
@@ -141,8 +142,8 @@ def _check_invariance(situation: Situation, report: Report, drop: str) -> str | 
     # drop is "non_game", the one part the model admits so far
     if not any(card.non_game for card in situation.cards):
         return f"invariant {drop}: the situation has no non-game elements to drop"
-    cards = [card.model_copy(update={"non_game": {}}) for card in situation.cards]
-    variant = situation.model_copy(update={"cards": cards})
+    cards = [replace(card, non_game={}) for card in situation.cards]
+    variant = replace(situation, cards=cards)
     if to_json(check(variant, trees=report.trees)) != to_json(report):
         return f"invariant {drop}: dropping it changed the report"
     return None

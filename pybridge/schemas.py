@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import TypeAdapter
+import msgspec.json
 
 from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
@@ -18,11 +18,11 @@ from pybridge.vocabulary import reference_page
 
 
 def report_schema() -> dict[str, Any]:
-    schema = TypeAdapter(Report).json_schema(mode="serialization")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = f"https://ccg-judge.invalid/schema/report-v{REPORT_VERSION}.json"
-    schema["title"] = f"ccg-judge report (version {REPORT_VERSION})"
-    return schema
+    definitions = msgspec.json.schema(Report)["$defs"]
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"https://ccg-judge.invalid/schema/report-v{REPORT_VERSION}.json",
+            **definitions.pop("Report"), "title": f"ccg-judge report (version {REPORT_VERSION})",
+            "$defs": definitions}
 
 
 def _dump(schema: dict[str, Any]) -> str:

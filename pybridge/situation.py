@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from msgspec import Meta
 
 from pybridge import limits
 from pybridge.catalogue import Game, load_game
 from pybridge.errors import JudgeError
 from pybridge.encodings import known_games
-from pybridge.vocabulary import Context, load_vocabulary, situation_schema, unprintable
+from pybridge.structs import PRINTABLE, Model, convert
+from pybridge.vocabulary import Context, load_vocabulary, situation_schema
 
 SCHEMA_VERSION = 1
 MAX_FILE_BYTES = limits.DEFAULTS.file_bytes  # the default; see pybridge/limits.py
@@ -30,74 +31,69 @@ RESERVED_PREFIX = "hidden@"
 STDIN = "<stdin>"
 
 
-def _printable(text: str) -> str:
-    bad = unprintable(text)
-    if bad:
-        raise ValueError(f"contains a control or format character ({bad}), which a report cannot print")
-    return text
+def about(text: str, **constraints: Any) -> Meta:
+    """A field's description (and constraints), as the JSON Schema shows it."""
+    return Meta(description=text, **constraints)
 
 
 # Game vocabulary (features, properties, action kinds, zones, ...) becomes clingo
 # constants, so it is restricted to plain identifiers; which words a game knows is
 # declared in its vocabulary (asp/<game>/vocabulary.yaml) and checked against the game.
-Name = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 # Ids of cards, players and effects are data: any printable text, kept as clingo strings.
-Ident = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(_printable)]
+Ident = Annotated[str, Meta(min_length=1, max_length=200), PRINTABLE]
 # Other texts a report may print (card names, editions, ruling titles).
-Text = Annotated[str, AfterValidator(_printable)]
+Text = Annotated[str, PRINTABLE]
 Scalar = int | str
-PropertyValue = int | Annotated[str, StringConstraints(max_length=500)] | list[int]
+PropertyValue = int | Annotated[str, Meta(max_length=500)] | list[int]
+Count = Annotated[int, Meta(ge=0)]
 
-
-class Model(BaseModel):
-    # strict: true, "3" and 3.0 are not integers; 1 is not true.
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+# Models are strict: "3" and 3.0 are not integers; 1 is not true (structs.convert). Their
+# required fields come first: msgspec wants it so for positional construction.
 
 
 class Turn(Model):
-    number: int = Field(ge=1, description="Turn number; 1 is the first player's first turn.")
-    active: Ident = Field(description="Id of the player whose turn it is.")
-    stage: Name = Field(description="Stage of the turn (the game lists its stages).")
-    phase: Name | None = Field(default=None, description="Phase or subphase within the stage.")
-    step: Name | None = Field(default=None, description="Step within the phase, where the game has steps.")
+    number: Annotated[int, about("Turn number; 1 is the first player's first turn.", ge=1)]
+    active: Annotated[Ident, about("Id of the player whose turn it is.")]
+    stage: Annotated[Name, about("Stage of the turn (the game lists its stages).")]
+    phase: Annotated[Name | None, about("Phase or subphase within the stage.")] = None
+    step: Annotated[Name | None, about("Step within the phase, where the game has steps.")] = None
 
 
 class Player(Model):
     id: Ident
-    first: bool = Field(default=False, description="This player took the first turn of the game.")
+    first: Annotated[bool, about("This player took the first turn of the game.")] = False
 
 
 class Cell(Model):
-    side: Ident | None = Field(default=None, description="Whose half of the board; default: the controller's.")
-    column: int = Field(ge=1, le=100, description="Column from that player's left, from 1.")
-    row: int = Field(ge=1, le=100, description="Row from the centre line, 1 = front.")
+    column: Annotated[int, about("Column from that player's left, from 1.", ge=1, le=100)]
+    row: Annotated[int, about("Row from the centre line, 1 = front.", ge=1, le=100)]
+    side: Annotated[Ident | None, about("Whose half of the board; default: the controller's.")] = None
 
 
 Feature = Name | dict[Name, dict[Name, Any] | None]
 
 
 class Card(Model):
-    id: Ident = Field(description="Unique id of this card in the situation.")
-    card: Text | None = Field(default=None, description="Name of the card in the game's catalogue.")
-    name: Text | None = Field(default=None, description="Printed name, for a card defined inline.")
+    id: Annotated[Ident, about("Unique id of this card in the situation.")]
     controller: Ident
-    owner: Ident | None = Field(default=None, description="Default: the controller.")
+    card: Annotated[Text | None, about("Name of the card in the game's catalogue.")] = None
+    name: Annotated[Text | None, about("Printed name, for a card defined inline.")] = None
+    owner: Annotated[Ident | None, about("Default: the controller.")] = None
     zone: Name = "battlefield"
     cell: Cell | None = None
-    open: bool = Field(default=True, description="Open (untapped); false = closed (tapped).")
-    hidden: bool = Field(default=False, description="Face down.")
-    revealed: bool = Field(default=False, description="A card in a private zone (hand, deck) shown to every player.")
-    arrived: int | None = Field(default=None, ge=0, description="Turn it came under its controller's control.")
-    properties: dict[Name, PropertyValue] = Field(default_factory=dict)
-    features: list[Feature] = Field(default_factory=list)
-    remove_features: list[Name] = Field(default_factory=list, description="Catalogue features this copy lacks.")
-    protections: list[Name] = Field(default_factory=list)
-    markers: dict[Name, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
-    chips: dict[Name, Annotated[int, Field(ge=0)]] = Field(default_factory=dict)
-    non_game: dict[str, Any] = Field(
-        default_factory=dict,
-        description="Non-game elements (legend, artist, rarity, ...). Accepted and never used (109).",
-    )
+    open: Annotated[bool, about("Open (untapped); false = closed (tapped).")] = True
+    hidden: Annotated[bool, about("Face down.")] = False
+    revealed: Annotated[bool, about("A card in a private zone (hand, deck) shown to every player.")] = False
+    arrived: Annotated[Count | None, about("Turn it came under its controller's control.")] = None
+    properties: dict[Name, PropertyValue] = {}
+    features: list[Feature] = []
+    remove_features: Annotated[list[Name], about("Catalogue features this copy lacks.")] = []
+    protections: list[Name] = []
+    markers: dict[Name, Count] = {}
+    chips: dict[Name, Count] = {}
+    non_game: Annotated[dict[str, Any], about(
+        "Non-game elements (legend, artist, rarity, ...). Accepted and never used (109).")] = {}
 
 
 EffectKind = Literal["grant", "remove", "forbid", "permit", "oblige", "modify", "set"]
@@ -106,28 +102,27 @@ EffectKind = Literal["grant", "remove", "forbid", "permit", "oblige", "modify", 
 # An effect's target chosen by a condition: the game's selector conditions (vocabulary
 # `selectors:`), each a word, a number or true/false; the effect reaches every card in play that
 # meets all of them.
-Selector = Annotated[dict[Name, bool | int | Name], Field(min_length=1)]
+Selector = Annotated[dict[Name, bool | int | Name], Meta(min_length=1)]
 
 
 class Effect(Model):
     id: Ident
-    target: Ident | Selector = Field(
-        description="Id of the card the effect applies to, or a selector: conditions every card it "
-                    "reaches meets (the game's vocabulary lists them).")
+    target: Annotated[Ident | Selector, about(
+        "Id of the card the effect applies to, or a selector: conditions every card it "
+        "reaches meets (the game's vocabulary lists them).")]
     kind: EffectKind
-    what: Name = Field(description="Feature, action kind or property the effect is about.")
-    value: Scalar | None = Field(
-        default=None,
-        description="Delta for modify, new value for set; for permit, the condition of the rules the card "
-                    "text explicitly overrides; for forbid, what the prohibition is restricted to.")
-    timestamp: int = Field(ge=0, description="When the effect was applied; later is larger.")
-    source: Ident | None = Field(default=None, description="Id of the card whose feature made it.")
-    feature: Name | None = Field(default=None, description="The source's feature that made it (e.g. stealth).")
-    constant: bool = Field(default=True, description="Made by a constant feature.")
+    what: Annotated[Name, about("Feature, action kind or property the effect is about.")]
+    timestamp: Annotated[int, about("When the effect was applied; later is larger.", ge=0)]
+    value: Annotated[Scalar | None, about(
+        "Delta for modify, new value for set; for permit, the condition of the rules the card "
+        "text explicitly overrides; for forbid, what the prohibition is restricted to.")] = None
+    source: Annotated[Ident | None, about("Id of the card whose feature made it.")] = None
+    feature: Annotated[Name | None, about("The source's feature that made it (e.g. stealth).")] = None
+    constant: Annotated[bool, about("Made by a constant feature.")] = True
 
 
 class Event(Model):
-    turn: int = Field(ge=1)
+    turn: Annotated[int, Meta(ge=1)]
     action: Name
     actor: Ident
     target: Ident | None = None
@@ -135,7 +130,7 @@ class Event(Model):
 
 class ResolvedExpectation(Model):
     outcome: Literal["executed", "not executed but paid"]
-    cites: list[str] = Field(description="Clause ids the resolution cites, exactly.")
+    cites: Annotated[list[str], about("Clause ids the resolution cites, exactly.")]
 
 
 class Invariance(Model):
@@ -143,66 +138,67 @@ class Invariance(Model):
     without it and expects the very same report. The clauses saying it should be ignored
     are covered by this check rather than by a citation."""
 
-    drop: Literal["non_game"] = Field(description="non_game: every card's non-game elements (109).")
-    clauses: list[str] = Field(min_length=1, description="Clause ids that say this part does not count.")
+    drop: Annotated[Literal["non_game"], about("non_game: every card's non-game elements (109).")]
+    clauses: Annotated[list[str], about("Clause ids that say this part does not count.", min_length=1)]
 
 
 class Expectation(Model):
     """Expected verdicts of a ruling file: action text -> clause ids cited."""
 
-    legal: dict[str, list[str]] = Field(default_factory=dict)
-    illegal: dict[str, list[str]] = Field(default_factory=dict)
-    impossible: dict[str, list[str]] = Field(
-        default_factory=dict, description="Actions check does not list, which explain answers as not possible "
-                                          "here: action -> the clauses whose definitions they fail, exactly.")
-    obliged: dict[str, list[str]] = Field(default_factory=dict)
-    exact: bool = Field(default=True, description="The legal and illegal sets must match exactly.")
-    player: Ident | None = Field(default=None, description="Whose actions; default: the viewpoint.")
-    cites: list[str] = Field(default_factory=list, description="Ids the report must cite somewhere.")
-    certainty: dict[str, Literal["every", "some"]] = Field(
-        default_factory=dict, description="Action -> under every admissible treatment of hidden cards, or some.")
-    consequences: dict[str, list[str]] = Field(
-        default_factory=dict, description="Action -> its consequences, exactly (as the report words them).")
-    consequence_cites: dict[str, dict[str, list[str]]] = Field(
-        default_factory=dict,
-        description="Action -> consequence (as the report words it) -> exactly the clause ids it cites.")
-    resolved: dict[str, ResolvedExpectation] = Field(
-        default_factory=dict, description="Action -> its resolution against the truth (hidden cards revealed).")
-    invariant: list[Invariance] = Field(
-        default_factory=list, description="Parts of the situation whose removal must not change the report.")
+    legal: dict[str, list[str]] = {}
+    illegal: dict[str, list[str]] = {}
+    impossible: Annotated[dict[str, list[str]], about(
+        "Actions check does not list, which explain answers as not possible "
+        "here: action -> the clauses whose definitions they fail, exactly.")] = {}
+    obliged: dict[str, list[str]] = {}
+    exact: Annotated[bool, about("The legal and illegal sets must match exactly.")] = True
+    player: Annotated[Ident | None, about("Whose actions; default: the viewpoint.")] = None
+    cites: Annotated[list[str], about("Ids the report must cite somewhere.")] = []
+    certainty: Annotated[dict[str, Literal["every", "some"]], about(
+        "Action -> under every admissible treatment of hidden cards, or some.")] = {}
+    consequences: Annotated[dict[str, list[str]], about(
+        "Action -> its consequences, exactly (as the report words them).")] = {}
+    consequence_cites: Annotated[dict[str, dict[str, list[str]]], about(
+        "Action -> consequence (as the report words it) -> exactly the clause ids it cites.")] = {}
+    resolved: Annotated[dict[str, ResolvedExpectation], about(
+        "Action -> its resolution against the truth (hidden cards revealed).")] = {}
+    invariant: Annotated[list[Invariance], about(
+        "Parts of the situation whose removal must not change the report.")] = []
 
 
 class Ruling(Model):
     title: Text
-    clauses: list[str] = Field(description="Clause ids this ruling is about.")
-    example: str | None = Field(default=None, description="Id of the seed example it reproduces.")
-    note: str | None = None
+    clauses: Annotated[list[str], about("Clause ids this ruling is about.")]
     expect: Expectation
+    example: Annotated[str | None, about("Id of the seed example it reproduces.")] = None
+    note: str | None = None
 
 
 class Situation(Model):
-    schema_version: Literal[1] = SCHEMA_VERSION
     game: Name
-    edition: Text | None = Field(default=None, description="Rules edition; default: the game's.")
-    options: dict[Name, Name] = Field(default_factory=dict, description="Interpretation options.")
-    viewpoint: Ident = Field(description="The player asking.")
+    viewpoint: Annotated[Ident, about("The player asking.")]
     turn: Turn
-    players: list[Player] = Field(min_length=2, max_length=2)
+    players: Annotated[list[Player], Meta(min_length=2, max_length=2)]
+    schema_version: Literal[1] = SCHEMA_VERSION
+    edition: Annotated[Text | None, about("Rules edition; default: the game's.")] = None
+    options: Annotated[dict[Name, Name], about("Interpretation options.")] = {}
     # How many cards, effects and events a file may hold is a limit (pybridge/limits.py), not schema.
-    cards: list[Card] = Field(default_factory=list)
-    effects: list[Effect] = Field(default_factory=list)
-    history: list[Event] = Field(default_factory=list)
+    cards: list[Card] = []
+    effects: list[Effect] = []
+    history: list[Event] = []
     ruling: Ruling | None = None
 
 
 def json_schema() -> dict[str, Any]:
     """The situation schema: the models' structure, and per known game (``if`` its ``game``)
     the words and value types its vocabulary declares."""
-    schema = Situation.model_json_schema()
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["$id"] = "https://ccg-judge.invalid/schema/situation-v1.json"
-    schema["title"] = "ccg-judge situation (version 1)"
-    schema["allOf"] = []
+    import msgspec.json  # the schema is for the schema command and tests, not for a check
+
+    definitions = msgspec.json.schema(Situation)["$defs"]
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+              "$id": "https://ccg-judge.invalid/schema/situation-v1.json",
+              **definitions.pop("Situation"), "title": "ccg-judge situation (version 1)",
+              "$defs": definitions, "allOf": []}
     for game in known_games():
         name = f"vocabulary-{game}"
         schema["$defs"][name] = situation_schema(load_vocabulary(game))
@@ -213,71 +209,6 @@ def json_schema() -> dict[str, Any]:
 
 # --------------------------------------------------------------------------
 # Loading
-
-
-def _field_path(loc: tuple[Any, ...]) -> str:
-    return limits.field_path(loc)
-
-
-def _explain(error: dict[str, Any]) -> str:
-    kind = error["type"]
-    if kind == "missing":
-        return "is required but missing"
-    if kind == "extra_forbidden":
-        return "is not a known field here"
-    got = error.get("input")
-    shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
-    if len(shown) > 80:
-        shown = shown[:77] + "..."
-    return f"{error['msg'].rstrip('.')}, got {shown}"
-
-
-def _data_loc(loc: tuple[Any, ...], data: Any, missing: bool) -> tuple[Any, ...]:
-    """The part of an error location that points into the input: pydantic also
-    names the alternative of a union it tried (``constrained-str``, ``list[int]``)."""
-    kept, node = [], data
-    for i, part in enumerate(loc):
-        if isinstance(node, dict) and not isinstance(part, int) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            node = node[part]
-        elif not (missing and i == len(loc) - 1):
-            continue
-        kept.append(part)
-    return tuple(kept)
-
-
-def _either(messages: list[str]) -> str:
-    """"Input should be a valid integer" + "... a valid string" -> one sentence."""
-    lead = "Input should be "
-    if len(messages) == 1 or not all(m.startswith(lead) for m in messages):
-        return messages[0]
-    tails = [m[len(lead):] for m in messages]
-    return lead + ", ".join(tails[:-1]) + " or " + tails[-1]
-
-
-def _validation_error(exc: ValidationError, source: str, data: Any = None) -> JudgeError:
-    # An unknown field is usually a misspelling: name it before the "missing" it causes.
-    errors = sorted(exc.errors(include_url=False), key=lambda e: e["type"] != "extra_forbidden")
-    # A union reports one error per alternative, at different depths: errors on one
-    # value are one problem, named by the deepest path; same-depth messages are joined.
-    problems: list[tuple[tuple[Any, ...], list[dict[str, Any]]]] = []
-    for error in errors:
-        loc = _data_loc(tuple(error["loc"]), data, error["type"] == "missing")
-        for i, (path, group) in enumerate(problems):
-            if path[:len(loc)] == loc or loc[:len(path)] == path:
-                if len(loc) > len(path):
-                    problems[i] = (loc, [error])
-                elif len(loc) == len(path) and error["msg"] not in [e["msg"] for e in group]:
-                    group.append(error)
-                break
-        else:
-            problems.append((loc, [error]))
-    path, group = problems[0]
-    message = _explain({**group[0], "msg": _either([e["msg"].rstrip(".") for e in group])})
-    more = len(problems) - 1
-    tail = f" ({more} more problem{'s' if more > 1 else ''} in this file)" if more else ""
-    return JudgeError(message + tail, source=source, field=_field_path(path))
 
 
 def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
@@ -347,10 +278,7 @@ def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
         raise JudgeError(f"expected a mapping at the top level, got {type(data).__name__}", source=source)
     limits.check_data(data, source=source)
     try:
-        try:
-            situation = Situation.model_validate(data)
-        except ValidationError as exc:
-            raise _validation_error(exc, source, data) from None
+        situation = convert(data, Situation, source=source)
         check_against_game(situation, source=source)
     except RecursionError:  # only under a depth limit raised past what Python's stack holds
         raise limits.too_deep_to_read(source) from None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pybridge.catalogue import Game, load_game
 from pybridge.situation import Card, Effect, Situation
+from pybridge.structs import replace
 
 
 def is_unknown_to(card: Card, player: str, game: Game) -> bool:
@@ -141,18 +142,18 @@ def project(situation: Situation, player: str | None = None) -> Situation:
         references = {k: renamed[v] for k, v in card.properties.items()
                       if k in game.card_properties and isinstance(v, str) and v in renamed}
         if references:  # a reference to an unknown card uses its neutral id
-            card = card.model_copy(update={"properties": {**card.properties, **references}})
+            card = replace(card, properties={**card.properties, **references})
         cards.append(card)
     neutral_ids = set(renamed.values())
     cards.sort(key=lambda c: (c.id in neutral_ids, c.id if c.id in neutral_ids else ""))
     effects = [
-        e.model_copy(update={"target": renamed.get(e.target, e.target) if isinstance(e.target, str) else e.target,
-                             "source": renamed.get(e.source, e.source) if e.source else None})
+        replace(e, target=renamed.get(e.target, e.target) if isinstance(e.target, str) else e.target,
+                source=renamed.get(e.source, e.source) if e.source else None)
         for e in situation.effects if _kept(e, unknown_ids, game)
     ]
     history = [
-        h.model_copy(update={"actor": renamed.get(h.actor, h.actor),
-                             "target": renamed.get(h.target, h.target) if h.target else None})
+        replace(h, actor=renamed.get(h.actor, h.actor),
+                target=renamed.get(h.target, h.target) if h.target else None)
         for h in situation.history
     ]
-    return situation.model_copy(update={"cards": cards, "effects": effects, "history": history, "viewpoint": player})
+    return replace(situation, cards=cards, effects=effects, history=history, viewpoint=player)

@@ -17,6 +17,7 @@ from pybridge.consistency import Bounds, search
 from pybridge.encodings import ROOT_VARIABLE, asp_root, use_asp_root
 from pybridge.errors import JudgeError
 from pybridge.situation import load_situation
+from pybridge.structs import replace
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = Bounds(cards=2, effects=2, hidden=1, events=1)
@@ -116,9 +117,9 @@ def test_a_leaking_projection_is_caught(tmp_path, monkeypatch):
         projected = viewpoint.project(situation, player)
         real = {neutral: card for card, neutral in
                 viewpoint.unknown_card_ids(situation, player or situation.viewpoint).items()}
-        cards = [c.model_copy(update={"id": real.get(c.id, c.id)}) for c in projected.cards]
-        effects = [e.model_copy(update={"target": real.get(e.target, e.target)}) for e in projected.effects]
-        return projected.model_copy(update={"cards": cards, "effects": effects})
+        cards = [replace(c, id=real.get(c.id, c.id)) for c in projected.cards]
+        effects = [replace(e, target=real.get(e.target, e.target)) for e in projected.effects]
+        return replace(projected, cards=cards, effects=effects)
 
     monkeypatch.setattr(api, "project", leaky)
     result = search("berserk", SMALL, only=["core:hidden-card-dependence"], out_dir=tmp_path, samples=3)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pybridge.errors import JudgeError
-from pybridge.situation import load_situation
+from pybridge.situation import load_situation, situation_from_data
 
 VALID = """\
 game: berserk
@@ -38,14 +38,14 @@ def test_valid_file_loads(tmp_path):
 
 
 @pytest.mark.parametrize("change, field, expected", [
-    (("arrived: 1}", "arrived: soon}"), "cards[0].arrived", "valid integer"),
-    (("column: 2", "column: 0"), "cards[0].cell.column", "greater than or equal to 1"),
+    (("arrived: 1}", "arrived: soon}"), "cards[0].arrived", "expected a whole number, got 'soon'"),
+    (("column: 2", "column: 0"), "cards[0].cell.column", "expected a whole number of at least 1, got 0"),
     (("game: berserk", "game: chess"), "game", "unknown game 'chess'; known games: berserk"),
     (("phase: choice", "phase: lunch"), "turn.phase", "unknown phase 'lunch'; expected one of"),
     (("viewpoint: p1", "viewpoint: p3"), "viewpoint", "unknown player 'p3'"),
     (("{id: foe,", "{id: vail,"), "cards[1].id", "duplicate card id 'vail'"),
     (("column: 4, row: 1}", "column: 2, row: 1}, side: p1"), "cards[1].side", "is not a known field here"),
-    (("controller: p2", "controler: p2"), "cards[1].controler", "not a known field here"),
+    (("controller: p2", "controler: p2"), "cards[1].controler", "not a known field here; did you mean 'controller'"),
     (("turn: {number: 3, ", "turn: {"), "turn.number", "is required but missing"),
     (("cell: {column: 4, row: 1}, arrived: 2", "zone: flying, hidden: true, arrived: 2"), "cards[1].zone",
      "a hidden card lies face down in a cell of the battle zone, not in zone 'flying'"),
@@ -84,7 +84,7 @@ def test_malformed_yaml_names_the_line(tmp_path):
 def test_json_situations_are_accepted_and_checked(tmp_path):
     path = write(tmp_path, '{"game": "berserk", "viewpoint": "p1"}', "situation.json")
     message = error_of(path)
-    assert "situation.json: field turn: is required but missing (1 more problem in this file)" in message
+    assert message.endswith("situation.json: field turn: is required but missing")
 
 
 def test_missing_file(tmp_path):
@@ -149,3 +149,44 @@ def test_a_card_reference_must_name_a_card_of_the_situation(tmp_path):
     assert "attached: coat" in text
     message = error_of(write(tmp_path, text.replace("attached: coat", "attached: nosuch", 1)))
     assert "properties.attached: no card with id 'nosuch'" in message
+
+
+def _data_with(change) -> dict:
+    import yaml
+    data = yaml.safe_load(VALID)
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize("change, field, message", [
+    # a mapping's value: msgspec says only "[...]"; the error names the key
+    (lambda d: d["cards"][0].update(markers={"wound": 1, "poison": -1}), "cards[0].markers.poison",
+     "expected a whole number of at least 0, got -1"),
+    (lambda d: d["cards"][0].update(properties={"cost": 2, "strike": [1, "a", 3]}), "cards[0].properties.strike[1]",
+     "expected a whole number, got 'a'"),
+    (lambda d: d["cards"][0].update(features=[{"shot": {"range": 2}}, {"regeneration": {"Value": 1}}]),
+     "cards[0].features[1].regeneration.Value",
+     "the key 'Value' is not valid: expected a name: lowercase letters, digits and _, starting with a letter"),
+    (lambda d: d["cards"][0].update(properties={"Cost": 2}), "cards[0].properties.Cost",
+     "the key 'Cost' is not valid: expected a name: lowercase letters, digits and _, starting with a letter"),
+    (lambda d: d.update(effects=[{"id": "e", "target": "vail", "kind": "grnt", "what": "x", "timestamp": 1}]),
+     "effects[0].kind", "expected one of 'grant', 'remove', 'forbid', 'permit', 'oblige', 'modify', 'set', got 'grnt'"),
+    (lambda d: d.update(effects=[{"id": "e", "target": {}, "kind": "grant", "what": "x", "timestamp": 1}]),
+     "effects[0].target", "expected a mapping of at least 1 entry, got a mapping of 0 entries"),
+    (lambda d: d.update(effects=[{"id": "e", "target": ["vail"], "kind": "grant", "what": "x", "timestamp": 1}]),
+     "effects[0].target", "expected a text or a mapping, got a list of 1 item"),
+    (lambda d: d["players"].append({"id": "p3"}), "players", "expected a list of at most 2 items, got a list of 3 items"),
+    (lambda d: d["cards"][1].update(id="fo\u200be"), "cards[1].id",
+     "contains a control or format character (U+200B ZERO WIDTH SPACE), which a report cannot print"),
+    (lambda d: d["cards"][1].update(id=""), "cards[1].id", "expected a text of at least 1 character, got ''"),
+    (lambda d: d["turn"].update(number=True), "turn.number", "expected a whole number, got true"),
+    (lambda d: d["turn"].update(number=3.0), "turn.number", "expected a whole number, got 3.0"),
+    (lambda d: d["cards"][0].update(open="yes"), "cards[0].open", "expected true or false, got 'yes'"),
+    (lambda d: d["turn"].update(stag="main"), "turn.stag", "is not a known field here; did you mean 'stage'"),
+    (lambda d: d["turn"].update(xyzzy=1), "turn.xyzzy",
+     "is not a known field here; known here: active, number, phase, stage, step"),
+])
+def test_structural_errors_name_the_field_as_written(change, field, message):
+    with pytest.raises(JudgeError) as caught:
+        situation_from_data(_data_with(change), source="s.yaml")
+    assert (caught.value.field, caught.value.message) == (field, message)

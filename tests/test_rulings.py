@@ -7,6 +7,7 @@ import pytest
 from pybridge.api import check
 from pybridge.rulings import judge_ruling, ruling_files, run_ruling
 from pybridge.situation import load_situation
+from pybridge.structs import replace
 
 RULINGS = Path(__file__).parent / "rulings"
 FILES = ruling_files([RULINGS])
@@ -29,14 +30,14 @@ def test_runner_reports_a_wrong_expectation():
     situation = load_situation(RULINGS / "berserk" / "107" / "107.5-example-1.yaml")
     report = check(situation)
     expect = situation.ruling.expect
-    flipped = expect.model_copy(update={"legal": expect.illegal, "illegal": {}})
-    wrong = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": flipped})})
+    flipped = replace(expect, legal=expect.illegal, illegal={})
+    wrong = replace(situation, ruling=replace(situation.ruling, expect=flipped))
     problems = judge_ruling(wrong, report)
     assert "strike_attack(elf, foe): expected legal, got illegal" in problems
     assert "shot(elf, foe): illegal, but the ruling does not list it" in problems
 
-    miscited = expect.model_copy(update={"illegal": {**expect.illegal, "shot(elf, foe)": ["107.2"]}})
-    wrong = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": miscited})})
+    miscited = replace(expect, illegal={**expect.illegal, "shot(elf, foe)": ["107.2"]})
+    wrong = replace(situation, ruling=replace(situation.ruling, expect=miscited))
     assert judge_ruling(wrong, report) == [
         "shot(elf, foe): expected citations ['107.2'], got ['107.5-1', 'feature:shot', 'model:activated-timing', "
         "'model:creature-acts', 'model:shot-at-neighbour']"
@@ -50,12 +51,12 @@ def test_runner_checks_what_is_not_possible():
     report = check(situation)
     expect = situation.ruling.expect
     assert judge_ruling(situation, report) == []
-    wrong = expect.model_copy(update={"impossible": {"strike_attack(vail, friend)": ["107.3"]}})
-    bad = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": wrong})})
+    wrong = replace(expect, impossible={"strike_attack(vail, friend)": ["107.3"]})
+    bad = replace(situation, ruling=replace(situation.ruling, expect=wrong))
     assert judge_ruling(bad, report) == [
         "strike_attack(vail, friend): expected not possible citing ['107.3'], got impossible citing ['107.2']"]
-    listed = expect.model_copy(update={"impossible": {"strike_attack(vail, hero)": ["107.2"]}})
-    bad = situation.model_copy(update={"ruling": situation.ruling.model_copy(update={"expect": listed})})
+    listed = replace(expect, impossible={"strike_attack(vail, hero)": ["107.2"]})
+    bad = replace(situation, ruling=replace(situation.ruling, expect=listed))
     assert judge_ruling(bad, report) == [
         "strike_attack(vail, hero): expected not possible, but check lists it (legal)"]
 
@@ -63,6 +64,6 @@ def test_runner_checks_what_is_not_possible():
 def test_an_invariance_needs_something_to_drop():
     """A ruling cannot claim 109 with a situation that has no non-game elements."""
     situation = load_situation(RULINGS / "berserk" / "109" / "non-game-elements.yaml")
-    bare = situation.model_copy(update={"cards": [c.model_copy(update={"non_game": {}}) for c in situation.cards]})
+    bare = replace(situation, cards=[replace(c, non_game={}) for c in situation.cards])
     problems = judge_ruling(bare, check(bare))
     assert problems == ["invariant non_game: the situation has no non-game elements to drop"]

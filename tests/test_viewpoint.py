@@ -3,6 +3,7 @@
 from pybridge.api import check, facts_text
 from pybridge.report import to_json
 from pybridge.situation import situation_from_data
+from pybridge.structs import replace
 
 
 def situation(**changes):
@@ -41,7 +42,7 @@ def test_the_opponent_sees_the_mirror_image():
 
 def test_swapping_the_opponents_hand_cards_changes_nothing_for_the_viewer():
     base = situation()
-    swapped = base.model_copy(update={"cards": [
-        c.model_copy(update={"card": "Ассасин", "id": "other-id"}) if c.id == "their-spell" else c
-        for c in base.cards]})
+    swapped = replace(base, cards=[
+        replace(c, card="Ассасин", id="other-id") if c.id == "their-spell" else c
+        for c in base.cards])
     assert to_json(check(base)) == to_json(check(swapped))

@@ -19,7 +19,7 @@ from typing import Any
 
 from pybridge.catalogue import Game
 from pybridge.justify import Report, Verdict
-from pybridge.report import phrase, say_term
+from pybridge.report import phrase, say_term, to_data
 from pybridge.situation import RESERVED_PREFIX, Card, Situation, resolved_card
 from pybridge.viewpoint import is_unknown_to
 
@@ -58,7 +58,7 @@ def page_data(viewed: Situation, report: Report, game: Game, *, trees: bool = Tr
         "viewpoint": report.viewpoint,
         "players": [{"id": p.id, "first": p.first, "viewer": p.id == report.viewpoint}
                     for p in _viewer_last(viewed)],
-        "turn": viewed.turn.model_dump(mode="json"),
+        "turn": to_data(viewed.turn),
         "board": _board(viewed, game),
         "cards": cards,
         "zones": _zones(viewed, game),
