@@ -1,3 +1,3 @@
-from pybridge.cli import main
+from pybridge.entry import run
 
-main()
+run()

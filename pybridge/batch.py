@@ -29,7 +29,6 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -346,6 +345,8 @@ class LocalPool(Executor):
     def __init__(self, jobs: int, *, recycle: int = DEFAULT_RECYCLE) -> None:
         self.jobs = jobs
         self.recycle = recycle
+        from multiprocessing import get_context  # here: a check in a new process imports this module too
+
         self._context = get_context("spawn")
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._threads = [threading.Thread(target=self._serve, name=f"ccg-judge worker {i}", daemon=True)

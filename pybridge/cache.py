@@ -9,7 +9,6 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
@@ -49,6 +48,8 @@ def write_json(name: str, data: Any) -> None:
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        import tempfile  # only a run that writes the cache needs it
+
         handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             json.dump(data, out, ensure_ascii=False)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -67,12 +68,20 @@ option_opt = click.option("--option", "option_pairs", multiple=True, metavar="NA
                           help="Override the edition (edition=515) or an interpretation option.")
 
 
+# Commands that judge one situation (or none) and end: in a process of their own they need no cyclic
+# garbage collector (pybridge.entry). Any other command runs with it.
+ONE_SHOT = frozenset({"check", "explain", "resolve", "facts", "schema", "vocabulary"})
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("-v", "--verbose", is_flag=True, help="Show the solver's messages.")
-def cli(verbose: bool) -> None:
+@click.pass_context
+def cli(ctx: click.Context, verbose: bool) -> None:
     """ccg-judge: legal actions, prohibitions and obligations of a card-game
     situation, each justified by the numbered rule clauses behind it."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(message)s")
+    if (ctx.obj or {}).get("collector_off") and ctx.invoked_subcommand not in ONE_SHOT:
+        gc.enable()
 
 
 @cli.command()
@@ -587,9 +596,11 @@ def serve(situation: Path | None, host: str, port: int, time_limit: float | None
     playground.run(situation, host=host, port=port, time_limit=time_limit)
 
 
-def main() -> None:
+def main(*, collector_off: bool = False) -> None:
+    """The command line. ``collector_off``: the process started with the cyclic garbage collector
+    off, and only a one-shot command may leave it so (see pybridge.entry)."""
     try:
-        cli.main(standalone_mode=False)
+        cli.main(standalone_mode=False, obj={"collector_off": collector_off})
     except JudgeError as exc:
         click.echo(f"error: {exc.render()}", err=True)
         sys.exit(2)
@@ -603,3 +614,4 @@ def main() -> None:
         click.echo(f"internal error: {type(exc).__name__}: {exc} — this is a bug in ccg-judge; "
                    "please report it with the situation file (run with -v for details)", err=True)
         sys.exit(3)
+

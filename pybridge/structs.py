@@ -75,8 +75,9 @@ def convert(data: Any, model: type, *, source: str) -> Any:
 # msgspec's messages, in the product's words
 
 # "<message>", "<message> - at `$.a[0]`", or for a mapping's key "<message> - at `key` in `$.a`"
-_AT = re.compile(r"^(?P<message>.*?)(?: - at (?:`key` in `(?P<keys>[^`]*)`|`(?P<path>[^`]*)`))?$", re.S)
-_STEP = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
+# (Patterns are compiled on first use, by re's own cache: only a file with an error needs them.)
+_AT = r"(?s)^(?P<message>.*?)(?: - at (?:`key` in `(?P<keys>[^`]*)`|`(?P<path>[^`]*)`))?$"
+_STEP = r"\.([^.\[]+)|\[(\d+|\.\.\.)\]"
 
 _WORDS = {"int": "a whole number", "str": "a text", "bool": "true or false", "object": "a mapping",
           "array": "a list", "null": "nothing", "float": "a decimal number", "bytes": "bytes"}
@@ -108,27 +109,27 @@ def _shown(value: Any) -> str:
 
 
 _CONSTRAINTS = [
-    (re.compile(r"^Expected `(?P<t>[^`]*)` >= (?P<n>-?\d+)$"), "expected {t} of at least {n}"),
-    (re.compile(r"^Expected `(?P<t>[^`]*)` <= (?P<n>-?\d+)$"), "expected {t} of at most {n}"),
-    (re.compile(r"^Expected `str` of length >= (?P<n>\d+)$"), "expected a text of at least {n} characters"),
-    (re.compile(r"^Expected `str` of length <= (?P<n>\d+)$"), "expected a text of at most {n} characters"),
-    (re.compile(r"^Expected `object` of length >= (?P<n>\d+)$"), "expected a mapping of at least {n} entries"),
-    (re.compile(r"^Expected `object` of length <= (?P<n>\d+)$"), "expected a mapping of at most {n} entries"),
-    (re.compile(r"^Expected `array` of length >= (?P<n>\d+)$"), "expected a list of at least {n} items"),
-    (re.compile(r"^Expected `array` of length <= (?P<n>\d+)$"), "expected a list of at most {n} items"),
-    (re.compile(r"^Expected `str` matching regex '\^\[a-z\]\[a-z0-9_\]\*\$'$"),
+    (r"^Expected `(?P<t>[^`]*)` >= (?P<n>-?\d+)$", "expected {t} of at least {n}"),
+    (r"^Expected `(?P<t>[^`]*)` <= (?P<n>-?\d+)$", "expected {t} of at most {n}"),
+    (r"^Expected `str` of length >= (?P<n>\d+)$", "expected a text of at least {n} characters"),
+    (r"^Expected `str` of length <= (?P<n>\d+)$", "expected a text of at most {n} characters"),
+    (r"^Expected `object` of length >= (?P<n>\d+)$", "expected a mapping of at least {n} entries"),
+    (r"^Expected `object` of length <= (?P<n>\d+)$", "expected a mapping of at most {n} entries"),
+    (r"^Expected `array` of length >= (?P<n>\d+)$", "expected a list of at least {n} items"),
+    (r"^Expected `array` of length <= (?P<n>\d+)$", "expected a list of at most {n} items"),
+    (r"^Expected `str` matching regex '\^\[a-z\]\[a-z0-9_\]\*\$'$",
      "expected a name: lowercase letters, digits and _, starting with a letter"),
-    (re.compile(r"^Expected `(?P<t>[^`]*)`, got `[^`]*`$"), "expected {t}"),
+    (r"^Expected `(?P<t>[^`]*)`, got `[^`]*`$", "expected {t}"),
 ]
 
 
 _SINGULAR = {"characters": "character", "entries": "entry", "items": "item"}
-_ONE = re.compile(r"\b1 (characters|entries|items)\b")
+_ONE = r"\b1 (characters|entries|items)\b"
 
 
 def _problem(text: str, data: Any, model: type) -> tuple[str, list[Any]]:
     """msgspec's message -> (what is wrong, the field path into ``data``)."""
-    found = _AT.match(text)
+    found = re.match(_AT, text)
     message = found["message"]
     path, node, hint = _follow(found["keys"] or found["path"] or "$", data, model)
     here = _alternative(hint, node)
@@ -152,12 +153,12 @@ def _problem(text: str, data: Any, model: type) -> tuple[str, list[Any]]:
 
 def _rephrase(message: str) -> str:
     for pattern, words in _CONSTRAINTS:
-        matched = pattern.match(message)
+        matched = re.match(pattern, message)
         if matched:
             groups = matched.groupdict()
             if "t" in groups:
                 groups["t"] = _words(groups["t"])
-            return _ONE.sub(lambda m: f"1 {_SINGULAR[m[1]]}", words.format(**groups))
+            return re.sub(_ONE, lambda m: f"1 {_SINGULAR[m[1]]}", words.format(**groups))
     return message[:1].lower() + message[1:]
 
 
@@ -167,7 +168,7 @@ def _follow(where: str, data: Any, model: type) -> tuple[list[Any], Any, Any]:
     value fails the mapping's value type (msgspec checks entries in order and stops there)."""
     path: list[Any] = []
     node, hint = data, model
-    for name, index in _STEP.findall(where[1:]):
+    for name, index in re.findall(_STEP, where[1:]):
         here = _alternative(hint, node)
         if name:
             key, hint = name, _field_hints(here)[name]
