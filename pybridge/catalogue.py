@@ -4,10 +4,11 @@ and its card catalogue. Rules authors edit these files, never Python."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from pybridge.cache import read_game_yaml
 from pybridge.encodings import asp_root, game_dir
@@ -18,8 +19,7 @@ from pybridge.vocabulary import Vocabulary, load_vocabulary
 CLAUSE_KINDS = ("rule", "vocabulary", "bookkeeping")
 
 
-@dataclass(frozen=True)
-class Clause:
+class Clause(Struct, frozen=True):
     """A clause of a game's catalogue. ``kind`` says whether verdicts cite it: a ``rule`` (a
     numbered clause, a card-text mechanic, a reading of the model) is cited; ``vocabulary`` and
     ``bookkeeping`` rules stay in the justification graph but out of ``cites``. A core mechanism
@@ -34,21 +34,18 @@ class Clause:
     principle: str | None = None
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(Struct, frozen=True):
     name: str
     default: str
     values: dict[str, str]
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Struct, frozen=True):
     columns: int
     rows_per_side: int
 
 
-@dataclass(frozen=True)
-class ResolutionRules:
+class ResolutionRules(Struct, frozen=True):
     """How the game resolves a declared action (game.yaml ``resolution``): which hidden cards it
     turns face up, what it is judged on, and the clauses each outcome cites."""
 
@@ -73,8 +70,7 @@ class Phrases(dict):
         self.principles: dict[str, str] = dict(principles or {})
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(Struct, frozen=True):
     """Everything the bridge knows about one game, read from its data files."""
 
     name: str
@@ -91,7 +87,7 @@ class Game:
     actions: dict[str, tuple[str, ...]]
     clauses: dict[str, Clause]
     examples: dict[str, dict[str, Any]]
-    cards: dict[str, dict[str, Any]] = field(repr=False)
+    cards: dict[str, dict[str, Any]]
     public_when_hidden: tuple[str, ...] = ()
     board: Board | None = None
     # zone -> who may see the cards in it: "owner" (a hand) or "nobody" (a deck)
@@ -111,6 +107,9 @@ class Game:
     resolution: ResolutionRules | None = None  # None: the game declares no resolution
     # where an open card with a printed property is in play (Berserk: a flyer, in the flying zone)
     placements: tuple["Placement", ...] = ()
+
+    def __repr__(self) -> str:  # not the whole card catalogue
+        return f"Game({self.name!r})"
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -242,8 +241,7 @@ def load_game(name: str) -> Game:
     )
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(Struct, frozen=True):
     """A card whose printed ``property`` is ``value`` and which is not hidden is in play in ``zone``,
     not in a cell of the board (Berserk: a flyer lives in the flying zone)."""
 

@@ -12,7 +12,7 @@ graph (``explain``, ``check --trees``, :mod:`pybridge.graph`) is walked from the
 records the trees program keeps, and gathers the same cites from its nodes.
 
 The graph is shared: each atom is one node, with an id; reasons and premises
-point at node ids. The result types are plain dataclasses (cheap to build for
+point at node ids. The result types are msgspec Structs (cheap to define and to build for
 every verdict); msgspec makes their JSON Schema from the same classes (schema/).
 """
 
@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from functools import lru_cache
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Iterable, Literal, Sequence
 
 from clingo import Symbol
-from msgspec import Meta
+from msgspec import Meta, Struct, field
 
 from pybridge import terms
 from pybridge.catalogue import Game, ResolutionRules
@@ -40,14 +40,12 @@ REPORT_VERSION = 2
 # Result types (the JSON report schema is generated from these)
 
 
-@dataclass(slots=True)
-class ClauseInfo:
+class ClauseInfo(Struct):
     heading: str = ""
     summary: str = ""
 
 
-@dataclass(slots=True)
-class Derivation:
+class Derivation(Struct):
     """A rule instance: the rule, its clause, the bindings, the premises it rests on (node ids) and the
     atoms it required not to hold (node ids)."""
 
@@ -64,8 +62,7 @@ class Derivation:
                                             "derived, or but for what overrode it.")] = False
 
 
-@dataclass(slots=True)
-class Node:
+class Node(Struct):
     """One atom of the justification graph."""
 
     atom: Annotated[str, Meta(description="The atom, as people read it.")]
@@ -83,15 +80,13 @@ class Node:
                     "replaced.")] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class RuleInfo:
+class RuleInfo(Struct):
     text: str
     file: str
     clause: str | None = None
 
 
-@dataclass(slots=True)
-class Reason:
+class Reason(Struct):
     """Why a verdict is what it is: a clause, and the node of the atom that carries it."""
 
     role: Annotated[Literal["granted", "met", "blocked", "lifted", "waived", "obliged", "definition"], Meta(
@@ -105,8 +100,7 @@ class Reason:
     by_node: Annotated[str | None, Meta(description="lifted/waived: node id of the overriding atom.")] = None
 
 
-@dataclass(slots=True)
-class Assumption:
+class Assumption(Struct):
     """What the acting player treats an opponent's hidden card as having (or lacking)."""
 
     card: str
@@ -116,15 +110,13 @@ class Assumption:
     node: str | None = None
 
 
-@dataclass(slots=True)
-class Consequence:
+class Consequence(Struct):
     effect: str
     cites: Annotated[list[str], Meta(description="Clause ids it rests on, the action's legality aside.")]
     node: str | None = None
 
 
-@dataclass(slots=True)
-class Verdict:
+class Verdict(Struct):
     player: str
     action: str
     verdict: Annotated[Literal["legal", "illegal", "impossible"], Meta(
@@ -149,16 +141,14 @@ class Verdict:
         return [c.effect for c in self.consequences]
 
 
-@dataclass(slots=True)
-class OverriddenEffect:
+class OverriddenEffect(Struct):
     effect: str
     by: str
     principle: str
     clause: str | None = None
 
 
-@dataclass(slots=True)
-class Clamp:
+class Clamp(Struct):
     """A value the zero rule raised to 0."""
 
     card: str
@@ -168,8 +158,7 @@ class Clamp:
     clause: str
 
 
-@dataclass(slots=True)
-class Report:
+class Report(Struct):
     game: str
     edition: str
     options: dict[str, str]
@@ -478,8 +467,7 @@ def sort_clause_ids(ids) -> list[str]:
 # Resolution against the truth (532.7)
 
 
-@dataclass(slots=True)
-class Resolution:
+class Resolution(Struct):
     """A declared action judged against the truth, the hidden cards it involves revealed."""
 
     player: str

@@ -17,9 +17,11 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from typing import Any, Callable, Iterable, Mapping, NoReturn
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from pybridge.cache import read_game_yaml
 from pybridge.encodings import game_dir
@@ -65,8 +67,7 @@ def nearest(name: str, known: Iterable[str]) -> str | None:
 # Declarations
 
 
-@dataclass(frozen=True)
-class ValueType:
+class ValueType(Struct, frozen=True, dict=True):
     """A parameter's or property's type. ``kind`` is a builtin (int, bool, text, word, card,
     player), one_of, list, any, or section (a vocabulary section such as feature)."""
 
@@ -86,8 +87,7 @@ class ValueType:
         return re.compile(self.pattern) if self.pattern else None
 
 
-@dataclass(frozen=True)
-class Parameter:
+class Parameter(Struct, frozen=True):
     name: str
     type: ValueType
     clauses: tuple[str, ...] = ()
@@ -96,8 +96,7 @@ class Parameter:
     modelled: bool = True
 
 
-@dataclass(frozen=True)
-class Feature:
+class Feature(Struct, frozen=True):
     name: str
     clauses: tuple[str, ...]
     summary: str
@@ -107,8 +106,7 @@ class Feature:
     declarable: bool = False
 
 
-@dataclass(frozen=True)
-class Property:
+class Property(Struct, frozen=True):
     name: str
     type: ValueType
     clauses: tuple[str, ...]
@@ -118,23 +116,20 @@ class Property:
     modifiable: bool = False
 
 
-@dataclass(frozen=True)
-class EffectForm:
+class EffectForm(Struct, frozen=True):
     what: ValueType
     value: ValueType | None
     clauses: tuple[str, ...]
     summary: str = ""
 
 
-@dataclass(frozen=True)
-class EffectKind:
+class EffectKind(Struct, frozen=True):
     name: str
     summary: str
     forms: tuple[EffectForm, ...]
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(Struct, frozen=True):
     name: str
     args: tuple[tuple[str, ValueType], ...]
     kinds: tuple[str, ...]      # the kinds an action of this term may have
@@ -143,24 +138,21 @@ class Action:
     summary: str
 
 
-@dataclass(frozen=True)
-class ActionKind:
+class ActionKind(Struct, frozen=True):
     name: str
     classes: tuple[str, ...]
     clauses: tuple[str, ...]
     summary: str
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(Struct, frozen=True):
     name: str
     of: tuple[str, ...]
     clauses: tuple[str, ...]
     summary: str
 
 
-@dataclass(frozen=True)
-class HistoryEvent:
+class HistoryEvent(Struct, frozen=True):
     name: str
     target: str  # required | optional | none
     clauses: tuple[str, ...]
@@ -168,8 +160,7 @@ class HistoryEvent:
     modelled: bool = True
 
 
-@dataclass(frozen=True)
-class SelectorCondition:
+class SelectorCondition(Struct, frozen=True):
     """A condition an effect's selector may put on the cards it reaches. ``relative``: it is
     judged against the effect's source (its side, its cell), which the effect must then name;
     ``reads_feature``: its value is a feature the cards must have."""
@@ -182,8 +173,7 @@ class SelectorCondition:
     reads_feature: bool = False
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(Struct, frozen=True):
     """An entry of a plain list of kinds: action classes, protections, markers, chips."""
 
     name: str
@@ -193,8 +183,7 @@ class Word:
     covers: tuple[str, ...] = ()  # a complex protection's components (531.2)
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(Struct, frozen=True, dict=True):
     game: str
     types: Mapping[str, ValueType]
     type_summaries: Mapping[str, str]
@@ -582,8 +571,7 @@ class Vocabulary:
 Fail = Callable[[str, tuple], NoReturn]  # raises the caller's JudgeError, naming the field
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(Struct, frozen=True):
     """What a value may refer to: the situation's card and player ids (None: unchecked,
     e.g. in the catalogue), and for a set effect the property it sets."""
 
