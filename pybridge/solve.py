@@ -314,11 +314,13 @@ _indexed: dict[tuple[int, bool], tuple[Compiled, specialise.Program]] = {}
 
 def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
     """The statement shapes of a compiled program, with its near misses after them if ``near``,
-    indexed once per process."""
+    indexed once per process (with them, by extending the index without them)."""
     found = _indexed.get((id(compiled), near))
     if found is None or found[0] is not compiled:
-        shapes = compiled.shapes + compiled.near_shapes if near else compiled.shapes
-        found = (compiled, specialise.Program(shapes))
+        if near:  # the program's own index, extended by its near misses
+            found = (compiled, specialise.Program(compiled.near_shapes, extends=_shapes(compiled, near=False)))
+        else:
+            found = (compiled, specialise.Program(compiled.shapes))
         with _tables:
             _indexed[(id(compiled), near)] = found
             if len(_indexed) > 64:

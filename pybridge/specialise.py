@@ -182,18 +182,31 @@ class Program:
 
     made: weakref.WeakSet = weakref.WeakSet()  # every live one (see forget)
 
-    def __init__(self, data: list[list | None]):
-        self.size = len(data)
-        self.always = frozenset(i for i, item in enumerate(data) if item is None)
-        self.gates: list[tuple] = [()] * self.size
-        self.heads: list[tuple] = [()] * self.size
-        self.on_new: dict[tuple[str, int], list[int]] = defaultdict(list)  # a predicate's first atom
-        self.on_value: dict[tuple, list[int]] = defaultdict(list)  # (sig, position, value) added
-        self.on_any: dict[tuple, list[int]] = defaultdict(list)  # (sig, position) changed
+    def __init__(self, data: list[list | None], *, extends: Program | None = None):
+        """``extends``: a program whose statements come first, its index copied rather than built again
+        (the program with its near misses after it, once the program alone is indexed)."""
+        start = extends.size if extends is not None else 0
+        self.size = start + len(data)
         self.results: dict[frozenset, Kept] = {}
         Program.made.add(self)
-        for i, item in enumerate(data):
+        if extends is None:
+            self.always = frozenset()
+            self.gates: list[tuple] = []
+            self.heads: list[tuple] = []
+            self.on_new: dict[tuple[str, int], list[int]] = defaultdict(list)  # a predicate's first atom
+            self.on_value: dict[tuple, list[int]] = defaultdict(list)  # (sig, position, value) added
+            self.on_any: dict[tuple, list[int]] = defaultdict(list)  # (sig, position) changed
+        else:
+            self.always = extends.always
+            self.gates, self.heads = list(extends.gates), list(extends.heads)
+            self.on_new, self.on_value, self.on_any = (
+                defaultdict(list, {key: list(watchers) for key, watchers in table.items()})
+                for table in (extends.on_new, extends.on_value, extends.on_any))
+        self.always |= frozenset(start + i for i, item in enumerate(data) if item is None)
+        for i, item in enumerate(data, start):
             if item is None:
+                self.gates.append(())
+                self.heads.append(())
                 continue
             gates, heads = item
             compiled = []
@@ -207,8 +220,8 @@ class Program:
                     self.on_value[(sig, k, a)].append(i)
                 for k, _ in variables:
                     self.on_any[(sig, k)].append(i)
-            self.gates[i] = tuple(compiled)
-            self.heads[i] = tuple(((n, a), tuple(_read(x) for x in args)) for n, a, args in heads)
+            self.gates.append(tuple(compiled))
+            self.heads.append(tuple(((n, a), tuple(_read(x) for x in args)) for n, a, args in heads))
         # a position that becomes "anything" may let any constant through: wake those too
         self.on_top: dict[tuple, list[int]] = defaultdict(list)
         for (sig, k, _), watchers in self.on_value.items():

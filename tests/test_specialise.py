@@ -279,3 +279,15 @@ def test_a_statement_with_neither_gate_nor_head_is_kept():
     kept = specialise._kept(program, frozenset()).statements
     assert kept == _round_robin_kept(program, frozenset())
     assert [str(statements[i]) for i in kept if i] == ["p(a).", "#false :- not q.", "r(X) :- p(X)."]
+
+
+@pytest.mark.parametrize("game, mode", [("berserk", "check"), ("berserk", "trees"), ("mtg", "trees")])
+def test_an_index_extended_by_the_near_misses_is_the_index_built_whole(game, mode):
+    compiled = solve.program(game, mode)
+    assert compiled.shapes and compiled.near_shapes
+    base = specialise.Program(compiled.shapes)
+    whole = specialise.Program(compiled.shapes + compiled.near_shapes)
+    extended = specialise.Program(compiled.near_shapes, extends=base)
+    for table in ("size", "always", "gates", "heads", "rank", "on_new", "on_value", "on_any", "on_top"):
+        assert getattr(extended, table) == getattr(whole, table), table
+    assert specialise.Program(compiled.shapes).on_any == base.on_any  # the base's own index is left as it was
