@@ -28,9 +28,10 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import Executor, Future
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
+
+from msgspec import Struct, field
 
 from pybridge import limits
 from pybridge.errors import JudgeError
@@ -50,8 +51,7 @@ DASK_HINT = "--executor dask needs the Dask extra: pip install 'ccg-judge[dask]'
 # What goes to a worker and what comes back
 
 
-@dataclass(frozen=True)
-class Task:
+class Task(Struct, frozen=True):
     """One situation to check: a file (``path``), a JSONL line (``text``) or parsed data (``data``).
 
     ``source`` is where it came from (``file`` or ``file:line``), used in error messages
@@ -64,8 +64,7 @@ class Task:
     error: str | None = None  # the input could not even be read (a missing file, ...)
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Struct, frozen=True):
     """What applies to every situation of a batch (the command line's overrides)."""
 
     player: str | None = None
@@ -75,8 +74,7 @@ class Settings:
     trees: bool = False
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Struct, frozen=True):
     """The result of one situation: its verdicts (as rows) or its error."""
 
     situation: str
@@ -84,8 +82,7 @@ class Outcome:
     error: dict[str, str | None] | None = None
 
 
-@dataclass(frozen=True)
-class WorkerSample:
+class WorkerSample(Struct, frozen=True):
     """A worker's memory after a chunk: resident now, and the most it has held."""
 
     pid: int
@@ -94,16 +91,14 @@ class WorkerSample:
     checked: int  # situations this process has checked so far
 
 
-@dataclass
-class WorkerMemory:
+class WorkerMemory(Struct):
     first_rss: int | None
     last_rss: int | None
     peak: int
     checked: int
 
 
-@dataclass
-class Summary:
+class Summary(Struct):
     situations: int = 0
     verdicts: int = 0
     errors: int = 0

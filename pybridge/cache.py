@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 from typing import Any, Callable
 
-import yaml
 
 from pybridge.errors import JudgeError
 
@@ -73,15 +72,26 @@ def data_file(path: Path, parse: Callable[[bytes], Any]) -> Any:
     return data
 
 
-# The game's own files are trusted and read on every start: libyaml's loader where present.
-_TRUSTED_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+class _NotYaml(Exception):
+    pass
+
+
+def _trusted_yaml(raw: bytes) -> Any:
+    """The game's own files are trusted: libyaml's loader where present. PyYAML is imported here,
+    only when the JSON kept of a file is missing."""
+    import yaml
+
+    try:
+        return yaml.load(raw, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        raise _NotYaml(f"not valid YAML: {exc}") from None
 
 
 def read_game_yaml(path: Path, source: str | None = None) -> Any:
     """A data file of the rules base (game.yaml, clauses, cards, vocabulary, phrases)."""
     try:
-        return data_file(path, lambda raw: yaml.load(raw, Loader=_TRUSTED_LOADER))
+        return data_file(path, _trusted_yaml)
     except FileNotFoundError:
         raise JudgeError("file not found", source=source or path.name) from None
-    except yaml.YAMLError as exc:
-        raise JudgeError(f"not valid YAML: {exc}", source=source or path.name) from None
+    except _NotYaml as exc:
+        raise JudgeError(str(exc), source=source or path.name) from None

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from msgspec import Meta
 
 from pybridge import limits
@@ -219,11 +218,6 @@ def parse_text(text: str, *, source: str, fmt: str | None = None) -> Any:
         return limits.load_yaml(text, source=source)
     except json.JSONDecodeError as exc:
         raise JudgeError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})", source=source) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or "syntax error"
-        raise JudgeError(f"not valid YAML: {problem}{where}", source=source) from None
     except RecursionError:
         raise limits.too_deep_to_read(source) from None
     except ValueError:  # Python refuses integers of thousands of digits

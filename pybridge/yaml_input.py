@@ -1,0 +1,102 @@
+"""A situation's YAML, read within the limits (:mod:`pybridge.limits`): PyYAML's safe loader with
+bounded nesting, no duplicate keys, and only the tags JSON has a value for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from pybridge.errors import JudgeError
+from pybridge.limits import DEFAULTS, current, over
+
+
+class _DepthExceeded(Exception):
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
+class _Refused(Exception):
+    """A YAML construct the situation schema has no place for (a tag, a duplicate key)."""
+
+    def __init__(self, message: str, node: yaml.Node) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = node.start_mark.line + 1
+
+
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MERGE = "tag:yaml.org,2002:merge"
+# Tags a situation may use: what JSON has (mappings, lists, texts, numbers, booleans, null).
+_REFUSED_TAGS = {"set": "a set", "omap": "an ordered mapping", "pairs": "a list of pairs",
+                 "binary": "binary data", "timestamp": "a date or time"}
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, stricter: bounded nesting, no duplicate keys, and only the
+    tags JSON has a value for. A !!set, !!omap, !!pairs, !!binary or !!timestamp tag is
+    refused (a Python set would reach the solver in hash order); an unquoted date stays
+    a text, as in JSON."""
+
+    max_depth = DEFAULTS.depth
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self._depth += 1
+        try:
+            if self._depth > self.max_depth + 1:
+                raise _DepthExceeded(self.peek_event().start_mark.line + 1)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            if key_node.tag == _MERGE or not isinstance(key_node, yaml.ScalarNode):
+                continue
+            key = self.construct_object(key_node)
+            if key in seen:
+                raise _Refused(f"the key {key!r} appears twice in one mapping; each key may appear once", key_node)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+def _refuse_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    name = node.tag.rsplit(":", 1)[-1]
+    raise _Refused(f"the tag !!{name} ({_REFUSED_TAGS[name]}) is not allowed: a situation holds only mappings, "
+                   "lists, texts, numbers, true/false and null", node)
+
+
+for _name in _REFUSED_TAGS:
+    _BoundedLoader.add_constructor(f"tag:yaml.org,2002:{_name}", _refuse_tag)
+_BoundedLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != _TIMESTAMP]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def load_yaml(text: str, *, source: str) -> Any:
+    """``yaml.safe_load`` that refuses nesting deeper than the depth limit, duplicate
+    keys and tags JSON has no value for.
+
+    Aliases are resolved to shared objects (no copies), so a
+    "billion laughs" file stays small here; :func:`check_data` then counts
+    the values with the aliases expanded and stops at the values limit."""
+    limits = current()
+    loader = _BoundedLoader(text)
+    loader.max_depth = limits.depth
+    try:
+        return loader.get_single_data()
+    except _DepthExceeded as exc:
+        raise JudgeError(over(f"nested more than {limits.depth} levels deep (line {exc.line})",
+                              limits.depth, "depth"), source=source) from None
+    except _Refused as exc:
+        raise JudgeError(f"{exc.message} (line {exc.line})", source=source) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+        problem = getattr(exc, "problem", None) or "syntax error"
+        raise JudgeError(f"not valid YAML: {problem}{where}", source=source) from None
+    finally:
+        loader.dispose()
