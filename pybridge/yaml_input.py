@@ -84,10 +84,13 @@ def load_yaml(text: str, *, source: str) -> Any:
     "billion laughs" file stays small here; :func:`check_data` then counts
     the values with the aliases expanded and stops at the values limit."""
     limits = current()
-    loader = _BoundedLoader(text)
-    loader.max_depth = limits.depth
     try:
-        return loader.get_single_data()
+        loader = _BoundedLoader(text)  # reading starts here: a character YAML refuses fails already
+        loader.max_depth = limits.depth
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
     except _DepthExceeded as exc:
         raise JudgeError(over(f"nested more than {limits.depth} levels deep (line {exc.line})",
                               limits.depth, "depth"), source=source) from None
@@ -96,7 +99,5 @@ def load_yaml(text: str, *, source: str) -> Any:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
-        problem = getattr(exc, "problem", None) or "syntax error"
+        problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or "syntax error"
         raise JudgeError(f"not valid YAML: {problem}{where}", source=source) from None
-    finally:
-        loader.dispose()

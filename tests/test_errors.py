@@ -76,6 +76,11 @@ def test_cell_clash_is_named(tmp_path):
     assert "field cards[1].cell: cell already taken by card 'vail'" in error_of(write(tmp_path, text))
 
 
+def test_a_character_yaml_refuses_is_named(tmp_path):
+    message = error_of(write(tmp_path, VALID.replace("game: berserk", "game: ber\x1fserk", 1)))
+    assert message.endswith("situation.yaml: not valid YAML: special characters are not allowed")
+
+
 def test_malformed_yaml_names_the_line(tmp_path):
     message = error_of(write(tmp_path, VALID.replace("cards:", "cards: [", 1)))
     assert "not valid YAML" in message and "line" in message
