@@ -45,3 +45,16 @@ def test_cli_check_json_matches_plain_clingo(tmp_path):
     report = subprocess.run([sys.executable, "-m", "pybridge", "check", str(example), "--json", "--atoms"],
                             capture_output=True, text=True, check=True).stdout
     assert plain_clingo("berserk", facts, tmp_path) == json.loads(report)["atoms"]
+
+
+def test_constants_and_numbers_made_once_are_clingos_own_and_the_memo_stays_bounded(monkeypatch):
+    from clingo import Function, Number
+
+    from pybridge import facts
+
+    monkeypatch.setattr(facts, "_MADE_AT_MOST", 10)
+    monkeypatch.setattr(facts, "_MADE", {})
+    made = [facts.constant(f"w{i}") for i in range(25)] + [facts.number(i) for i in range(-3, 25)]
+    assert made == [Function(f"w{i}") for i in range(25)] + [Number(i) for i in range(-3, 25)]
+    assert len(facts._MADE) <= 10
+    assert facts.constant("w3") == Function("w3") and facts.number(-3) == Number(-3)
