@@ -22,7 +22,7 @@ import msgspec
 
 from pybridge.errors import JudgeError
 from pybridge.limits import field_path
-from pybridge.vocabulary import nearest, unprintable
+from pybridge.vocabulary import nearest, shown_value, unprintable
 
 # Marks a text a report may print: checked for control and format characters after the
 # structure (msgspec has no per-field validators; Model.__post_init__ runs this one).
@@ -91,23 +91,6 @@ def _words(types: str) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "nothing"
-    if isinstance(value, dict):
-        return f"a mapping of {_count(len(value), 'entry', 'entries')}"
-    if isinstance(value, list):
-        return f"a list of {_count(len(value), 'item', 'items')}"
-    shown = repr(value)
-    return shown if len(shown) <= 80 else shown[:77] + "..."
-
-
 _CONSTRAINTS = [
     (r"^Expected `(?P<t>[^`]*)` >= (?P<n>-?\d+)$", "expected {t} of at least {n}"),
     (r"^Expected `(?P<t>[^`]*)` <= (?P<n>-?\d+)$", "expected {t} of at most {n}"),
@@ -115,16 +98,16 @@ _CONSTRAINTS = [
     (r"^Expected `str` of length <= (?P<n>\d+)$", "expected a text of at most {n} characters"),
     (r"^Expected `object` of length >= (?P<n>\d+)$", "expected a mapping of at least {n} entries"),
     (r"^Expected `object` of length <= (?P<n>\d+)$", "expected a mapping of at most {n} entries"),
-    (r"^Expected `array` of length >= (?P<n>\d+)$", "expected a list of at least {n} items"),
-    (r"^Expected `array` of length <= (?P<n>\d+)$", "expected a list of at most {n} items"),
+    (r"^Expected `array` of length >= (?P<n>\d+)$", "expected a list of at least {n} values"),
+    (r"^Expected `array` of length <= (?P<n>\d+)$", "expected a list of at most {n} values"),
     (r"^Expected `str` matching regex '\^\[a-z\]\[a-z0-9_\]\*\$'$",
      "expected a name: lowercase letters, digits and _, starting with a letter"),
     (r"^Expected `(?P<t>[^`]*)`, got `[^`]*`$", "expected {t}"),
 ]
 
 
-_SINGULAR = {"characters": "character", "entries": "entry", "items": "item"}
-_ONE = r"\b1 (characters|entries|items)\b"
+_SINGULAR = {"characters": "character", "entries": "entry", "values": "value"}
+_ONE = r"\b1 (characters|entries|values)\b"
 
 
 def _problem(text: str, data: Any, model: type) -> tuple[str, list[Any]]:
@@ -135,7 +118,7 @@ def _problem(text: str, data: Any, model: type) -> tuple[str, list[Any]]:
     here = _alternative(hint, node)
     if found["keys"]:
         key = _first_bad(list(node), get_args(here)[0])
-        return f"the key {_shown(key)} is not valid: {_rephrase(message)}", [*path, str(key)]
+        return f"the key {shown_value(key)} is not valid: {_rephrase(message)}", [*path, str(key)]
     if message.startswith("Object missing required field `"):
         return "is required but missing", [*path, message.split("`")[1]]
     if message.startswith("Object contains unknown field `"):
@@ -147,8 +130,8 @@ def _problem(text: str, data: Any, model: type) -> tuple[str, list[Any]]:
         _, name, reason = message.split(_FIELD_MARK, 2)
         return reason, [*path, name]
     if message.startswith("Invalid enum value "):
-        return f"expected one of {_literal_values(hint)}, got {_shown(node)}", path
-    return f"{_rephrase(message)}, got {_shown(node)}", path
+        return f"expected one of {_literal_values(hint)}, got {shown_value(node)}", path
+    return f"{_rephrase(message)}, got {shown_value(node)}", path
 
 
 def _rephrase(message: str) -> str:

@@ -318,15 +318,15 @@ class Vocabulary(Struct, frozen=True, dict=True):
         kind = t.kind
         if kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                return (), f"expected {self.describe(t)}, got {_shown(value)}"
+                return (), f"expected {self.describe(t)}, got {shown_value(value)}"
             if (t.minimum is not None and value < t.minimum) or (t.maximum is not None and value > t.maximum):
                 return (), f"expected {self.describe(t)}, got {value}"
             return None
         if kind == "bool":
-            return None if isinstance(value, bool) else ((), f"expected true or false, got {_shown(value)}")
+            return None if isinstance(value, bool) else ((), f"expected true or false, got {shown_value(value)}")
         if kind == "text":
             if not isinstance(value, str):
-                return (), f"expected a text, got {_shown(value)}"
+                return (), f"expected a text, got {shown_value(value)}"
             bad = unprintable(value)
             if bad:
                 return (), f"the text contains a control or format character ({bad}), which a report cannot print"
@@ -334,10 +334,10 @@ class Vocabulary(Struct, frozen=True, dict=True):
                 return (), f"expected {self.describe(t)}, got {value!r}"
             return None
         if kind == "word":
-            return None if is_word(value) else ((), f"expected {self.describe(t)}, got {_shown(value)}")
+            return None if is_word(value) else ((), f"expected {self.describe(t)}, got {shown_value(value)}")
         if kind in ("card", "player"):
             if not isinstance(value, str):
-                return (), f"expected {self.describe(t)}, got {_shown(value)}"
+                return (), f"expected {self.describe(t)}, got {shown_value(value)}"
             ids = context.cards if kind == "card" else context.players
             if ids is not None and value not in ids:
                 return (), f"no {kind} with id {value!r}"
@@ -349,10 +349,10 @@ class Vocabulary(Struct, frozen=True, dict=True):
                 return None
             if isinstance(value, str):
                 return (), self.unknown("value", value, [str(v) for v in t.values])
-            return (), f"expected {self.describe(t)}, got {_shown(value)}"
+            return (), f"expected {self.describe(t)}, got {shown_value(value)}"
         if kind == "list":
             if not isinstance(value, list):
-                return (), f"expected {self.describe(t)}, got {_shown(value)}"
+                return (), f"expected {self.describe(t)}, got {shown_value(value)}"
             if t.length is not None and len(value) != t.length:
                 return (), f"expected {self.describe(t)}, got {len(value)} value{'s' if len(value) != 1 else ''}"
             for i, item in enumerate(value):
@@ -368,7 +368,7 @@ class Vocabulary(Struct, frozen=True, dict=True):
             for option, problem in zip(t.options, problems):
                 if _same_shape(option, value):
                     return problem
-            return (), f"expected {self.describe(t)}, got {_shown(value)}"
+            return (), f"expected {self.describe(t)}, got {shown_value(value)}"
         if kind == "section":
             if t.section == "property_value":
                 prop = self.properties.get(context.property or "")
@@ -377,10 +377,10 @@ class Vocabulary(Struct, frozen=True, dict=True):
                 return None
             known = self.words(t.section)
             if ANY_WORD in known:
-                return (), f"expected a plain lowercase word, got {_shown(value)}"
+                return (), f"expected a plain lowercase word, got {shown_value(value)}"
             if isinstance(value, str):
                 return (), self.unknown(self.noun(t.section), value, known)
-            return (), f"expected {self.describe(t)}, got {_shown(value)}"
+            return (), f"expected {self.describe(t)}, got {shown_value(value)}"
         raise ValueError(kind)
 
     def selector_problem(self, value: Any, context: Context) -> tuple[tuple, str] | None:
@@ -390,7 +390,7 @@ class Vocabulary(Struct, frozen=True, dict=True):
         if not self.selectors:
             return (), f"{self.game} declares no selector conditions"
         if not isinstance(value, Mapping) or not value:
-            return (), f"expected {self.describe(ValueType('selector'))}, got {_shown(value)}"
+            return (), f"expected {self.describe(ValueType('selector'))}, got {shown_value(value)}"
         for key, item in value.items():
             condition = self.selectors.get(key)
             if condition is None:
@@ -476,7 +476,7 @@ class Vocabulary(Struct, frozen=True, dict=True):
                      f"{self.describe(with_value[0].value)}", path)
             return
         if not with_value:
-            fail(f"{_article(kind)} {kind} effect on {what!r} takes no value, got {_shown(value)}", (*path, "value"))
+            fail(f"{_article(kind)} {kind} effect on {what!r} takes no value, got {shown_value(value)}", (*path, "value"))
         problems = []
         for form in with_value:
             problem = self.value_problem(form.value, value, context.about(what))
@@ -587,14 +587,15 @@ def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
 
 
-def _shown(value: Any) -> str:
+def shown_value(value: Any) -> str:
+    """A value as an error message shows it (what it got)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return "nothing (null)"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):  # never repr: nested lists may be deep
+    if isinstance(value, dict):  # never repr: nested data may be deep
+        return f"a mapping of {len(value)} entr{'ies' if len(value) != 1 else 'y'}"
+    if isinstance(value, list):
         return f"a list of {len(value)} value{'s' if len(value) != 1 else ''}"
     if isinstance(value, float):
         return f"the decimal number {value!r}"
