@@ -75,7 +75,10 @@ def with_overrides(situation: Situation, *, edition: str | None = None,
         update["viewpoint"] = player
     if not update:
         return situation
-    changed = replace(situation, **update)
+    try:
+        changed = replace(situation, **update)
+    except JudgeError as exc:
+        raise JudgeError(exc.message, source="command line", field=exc.field) from None
     check_against_game(changed, source="command line")
     return changed
 

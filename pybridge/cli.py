@@ -80,7 +80,9 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     """ccg-judge: legal actions, prohibitions and obligations of a card-game
     situation, each justified by the numbered rule clauses behind it."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(message)s")
-    if (ctx.obj or {}).get("collector_off") and ctx.invoked_subcommand not in ONE_SHOT:
+    process = ctx.obj if ctx.obj is not None else {}
+    process["one_shot"] = ctx.invoked_subcommand in ONE_SHOT
+    if process.get("collector_off") and not process["one_shot"]:
         gc.enable()
 
 
@@ -596,11 +598,12 @@ def serve(situation: Path | None, host: str, port: int, time_limit: float | None
     playground.run(situation, host=host, port=port, time_limit=time_limit)
 
 
-def main(*, collector_off: bool = False) -> None:
-    """The command line. ``collector_off``: the process started with the cyclic garbage collector
-    off, and only a one-shot command may leave it so (see pybridge.entry)."""
+def main(*, process: dict | None = None) -> None:
+    """The command line. ``process``: what pybridge.entry, which runs it in a process of its own,
+    says and learns: ``collector_off`` (it started with the cyclic garbage collector off, which only
+    a one-shot command may leave so) and, once the command is known, ``one_shot``."""
     try:
-        cli.main(standalone_mode=False, obj={"collector_off": collector_off})
+        cli.main(standalone_mode=False, obj=process if process is not None else {})
     except JudgeError as exc:
         click.echo(f"error: {exc.render()}", err=True)
         sys.exit(2)

@@ -21,7 +21,7 @@ import socket
 import threading
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from pybridge.page.html import render_playground
 from pybridge.page.model import clauses_of, page_data, verdict_tree
 from pybridge.page.ruling import ruling_block
 from pybridge.situation import Situation, parse_text, situation_from_data
+from pybridge.structs import replace
 from pybridge.viewpoint import project, unknown_card_ids
 
 EDITOR = "editor"  # the source named in errors about the edited text

@@ -38,7 +38,8 @@ def about(text: str, **constraints: Any) -> Meta:
 # Game vocabulary (features, properties, action kinds, zones, ...) becomes clingo
 # constants, so it is restricted to plain identifiers; which words a game knows is
 # declared in its vocabulary (asp/<game>/vocabulary.yaml) and checked against the game.
-Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+# (?!\n): Python's $ also matches before a final newline, which a name must not end in.
+Name = Annotated[str, Meta(pattern=r"^[a-z][a-z0-9_]*(?!\n)$", max_length=64)]
 # Ids of cards, players and effects are data: any printable text, kept as clingo strings.
 Ident = Annotated[str, Meta(min_length=1, max_length=200), PRINTABLE]
 # Other texts a report may print (card names, editions, ruling titles).

@@ -57,9 +57,25 @@ def _marked(hint: Any) -> bool:
     return _is_union(hint) and any(_marked(arg) for arg in get_args(hint))
 
 
-def replace(model: Model, **changes: Any) -> Model:
-    """A copy with some fields changed (the new values are the caller's, not checked)."""
-    return msgspec.structs.replace(model, **changes)
+def replace(model: Any, **changes: Any) -> Any:
+    """A copy with some fields changed. The types of the new values are the caller's to get right;
+    a text a report could not print is refused, as in a file (msgspec's replace runs the model's
+    checks too), with a JudgeError naming the field."""
+    try:
+        return msgspec.structs.replace(model, **changes)
+    except ValueError as exc:
+        marked = _marked_reason(str(exc))
+        if marked is None:
+            raise
+        raise JudgeError(marked[1], field=marked[0]) from None
+
+
+def _marked_reason(text: str) -> tuple[str, str] | None:
+    """(field, reason) of a message __post_init__ made, or None."""
+    if not text.startswith(_FIELD_MARK):
+        return None
+    _, name, reason = text.split(_FIELD_MARK, 2)
+    return name, reason
 
 
 def convert(data: Any, model: type, *, source: str) -> Any:
@@ -100,12 +116,14 @@ _CONSTRAINTS = [
     (r"^Expected `object` of length <= (?P<n>\d+)$", "expected a mapping of at most {n} entries"),
     (r"^Expected `array` of length >= (?P<n>\d+)$", "expected a list of at least {n} values"),
     (r"^Expected `array` of length <= (?P<n>\d+)$", "expected a list of at most {n} values"),
-    (r"^Expected `str` matching regex '\^\[a-z\]\[a-z0-9_\]\*\$'$",
+    (r"^Expected `str` matching regex '\^\[a-z\]\[a-z0-9_\]\*.*'$",  # situation.Name
      "expected a name: lowercase letters, digits and _, starting with a letter"),
     (r"^Expected `(?P<t>[^`]*)`, got `[^`]*`$", "expected {t}"),
 ]
 
 
+_MISSING = "Object missing required field `"
+_UNKNOWN = "Object contains unknown field `"
 _SINGULAR = {"characters": "character", "entries": "entry", "values": "value"}
 _ONE = r"\b1 (characters|entries|values)\b"
 
@@ -117,21 +135,34 @@ def _problem(text: str, data: Any, model: type) -> tuple[str, list[Any]]:
     path, node, hint = _follow(found["keys"] or found["path"] or "$", data, model)
     here = _alternative(hint, node)
     if found["keys"]:
+        if isinstance(here, type) and issubclass(here, msgspec.Struct):  # a model's field names are texts
+            key = next((k for k in node if not isinstance(k, str)), next(iter(node)))
+            return f"a field name is a text, got {_key_text(key)}", [*path, _key_text(key)]
         key = _first_bad(list(node), get_args(here)[0])
-        return f"the key {shown_value(key)} is not valid: {_rephrase(message)}", [*path, str(key)]
-    if message.startswith("Object missing required field `"):
-        return "is required but missing", [*path, message.split("`")[1]]
-    if message.startswith("Object contains unknown field `"):
-        name, known = message.split("`")[1], here.__struct_fields__
-        close = nearest(name, known)
-        hint_text = f"did you mean {close!r}" if close else f"known here: {', '.join(sorted(known))}"
-        return f"is not a known field here; {hint_text}", [*path, name]
-    if message.startswith(_FIELD_MARK):
-        _, name, reason = message.split(_FIELD_MARK, 2)
-        return reason, [*path, name]
+        shown = repr(key) if isinstance(key, str) else _key_text(key)
+        return f"the key {shown} is not valid: {_rephrase(message)}", [*path, _key_text(key)]
+    for lead, what in ((_MISSING, "missing"), (_UNKNOWN, "unknown")):
+        if message.startswith(lead) and message.endswith("`"):
+            name = message[len(lead):-1]  # as written, backticks and all
+            if what == "missing":
+                return "is required but missing", [*path, name]
+            known = here.__struct_fields__
+            close = nearest(name, known)
+            hint_text = f"did you mean {close!r}" if close else f"known here: {', '.join(sorted(known))}"
+            return f"is not a known field here; {hint_text}", [*path, name]
+    marked = _marked_reason(message)
+    if marked is not None:
+        return marked[1], [*path, marked[0]]
     if message.startswith("Invalid enum value "):
         return f"expected one of {_literal_values(hint)}, got {shown_value(node)}", path
     return f"{_rephrase(message)}, got {shown_value(node)}", path
+
+
+def _key_text(key: Any) -> str:
+    """A mapping's key in a field path, spelt as YAML and JSON spell it."""
+    if isinstance(key, bool) or key is None:
+        return {True: "true", False: "false", None: "null"}[key]
+    return str(key)
 
 
 def _rephrase(message: str) -> str:

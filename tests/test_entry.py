@@ -52,18 +52,20 @@ def test_output_nobody_reads_fails_without_a_traceback():
     assert (done.returncode, done.stderr) == (1, "")
 
 
-@pytest.mark.parametrize("args, collector", [(["schema"], False), (["facts", str(EXAMPLE)], False),
-                                             (["test", str(RULING)], True)])
-def test_only_a_one_shot_command_runs_without_the_collector(monkeypatch, capsys, args, collector):
+@pytest.mark.parametrize("args, one_shot", [(["schema"], True), (["facts", str(EXAMPLE)], True),
+                                            (["test", str(RULING)], False)])
+def test_only_a_one_shot_command_runs_without_the_collector(monkeypatch, capsys, args, one_shot):
     monkeypatch.setattr(sys, "argv", ["ccg-judge", *args])
     was = gc.isenabled()
     gc.disable()
+    process = {"collector_off": True}
     try:
         with pytest.raises(SystemExit) if args[0] == "test" else contextlib.nullcontext():
-            cli.main(collector_off=True)
-        assert gc.isenabled() is collector
+            cli.main(process=process)
+        assert gc.isenabled() is not one_shot
     finally:
         (gc.enable if was else gc.disable)()
+    assert process["one_shot"] is one_shot  # and only then does the process skip its teardown
     capsys.readouterr()
 
 

@@ -195,3 +195,31 @@ def test_structural_errors_name_the_field_as_written(change, field, message):
     with pytest.raises(JudgeError) as caught:
         situation_from_data(_data_with(change), source="s.yaml")
     assert (caught.value.field, caught.value.message) == (field, message)
+
+
+@pytest.mark.parametrize("change, field, message", [
+    # found in review: a mapping that is a model with a key YAML read as a number
+    (lambda d: d.update({1999: "x"}), "1999", "a field name is a text, got 1999"),
+    (lambda d: d["players"][1].update({1: "x"}), "players[1].1", "a field name is a text, got 1"),
+    (lambda d: d["cards"][0].update(markers={None: 1}), "cards[0].markers.null",
+     "the key null is not valid: expected a text"),
+    # Python's $ matches before a final newline; a name must not end in one
+    (lambda d: d["turn"].update(phase="choice\n"), "turn.phase",
+     "expected a name: lowercase letters, digits and _, starting with a letter, got 'choice\\n'"),
+    # an unknown field is named as written, backticks and all
+    (lambda d: d["cards"][0].update({"arrived`": 1}), "cards[0].arrived`",
+     "is not a known field here; did you mean 'arrived'"),
+])
+def test_odd_keys_and_names_are_named_as_written(change, field, message):
+    with pytest.raises(JudgeError) as caught:
+        situation_from_data(_data_with(change), source="s.yaml")
+    assert (caught.value.field, caught.value.message) == (field, message)
+
+
+@pytest.mark.parametrize("flag", ["--player=p1\x07", "--option=edition=531\x07"])
+def test_a_command_line_value_a_report_cannot_print_is_refused(tmp_path, flag):
+    run = run_cli("check", str(write(tmp_path, VALID)), flag)
+    assert run.returncode == 2, run.stderr
+    field = "viewpoint" if flag.startswith("--player") else "edition"
+    assert run.stderr == (f"error: command line: field {field}: contains a control or format character "
+                          "(U+0007), which a report cannot print\n")

@@ -142,3 +142,24 @@ def test_serving_beyond_loopback_warns():
     assert exposure_warning("127.0.0.1") is None and exposure_warning("localhost") is None
     assert exposure_warning("::1") is None
     assert "anyone who can reach" in exposure_warning("0.0.0.0")
+
+
+def test_a_tree_explained_for_another_player_first_comes_from_the_whole_graph(monkeypatch):
+    """When explain answers for another player's same action first, the page takes that verdict's
+    graph from check --trees (found in review: that branch copied the report the dataclass way)."""
+    from pybridge import api, serve
+
+    judge = Judge()
+    ask = Ask(starter_text())
+    assert judge.judge(ask)["ok"]
+    real = api.explain
+
+    def other_player_first(situation, action, **kwargs):
+        report = real(situation, action, **kwargs)
+        report.verdicts[0].player = "someone else"
+        return report
+
+    monkeypatch.setattr(serve.api, "explain", other_player_first)
+    answer = judge.tree(ask, 0)
+    assert answer["ok"], answer
+    assert answer["tree"]
