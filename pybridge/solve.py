@@ -20,6 +20,7 @@ only the time does."""
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from contextlib import ExitStack
@@ -49,7 +50,13 @@ def _logger(code: clingo.MessageCode, message: str) -> None:
     # An atom or a shown signature with no atoms in this situation is clingo's informational note
     # (the rules base shows what a situation may lack); other messages are warnings.
     level = logging.INFO if code == clingo.MessageCode.AtomUndefined else logging.WARNING
-    log.log(level, "clingo: %s", message.strip())
+    log.log(level, "clingo: %s", _BLOCK.sub("<string>:", message.strip()))
+
+
+# clingo names a text given to Control.add "<block>" and one parsed into statements "<string>". A
+# program's first run hands it text, later runs parsed statements: the same statements on the same
+# lines, so the messages name the same place either way.
+_BLOCK = re.compile(r"(?m)^<block>:")
 
 
 # --------------------------------------------------------------------------
@@ -163,13 +170,13 @@ def _past(deadline: float, time_limit: float, what: str) -> None:
 def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, near: bool,
          keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
-    with ast.ProgramBuilder(ctl) as builder:
-        if _run_before(compiled) or not _a_statement_a_line(compiled, near):
+    if _run_before(compiled) or not _a_statement_a_line(compiled, near):
+        with ast.ProgramBuilder(ctl) as builder:
             for statement in _statements(compiled, facts, near):
                 builder.add(statement)
-        else:
-            for part in _statements_text(compiled, facts, near):
-                ast.parse_string(part, builder.add)
+    else:  # clingo parses the text itself, with no statement passing through Python
+        for part in _statements_text(compiled, facts, near):
+            ctl.add("base", [], part)
     ctl.add("base", [], facts.text)
     try:
         ctl.ground([("base", [])])

@@ -291,3 +291,21 @@ def test_an_index_extended_by_the_near_misses_is_the_index_built_whole(game, mod
     for table in ("size", "always", "gates", "heads", "rank", "on_new", "on_value", "on_any", "on_top"):
         assert getattr(extended, table) == getattr(whole, table), table
     assert specialise.Program(compiled.shapes).on_any == base.on_any  # the base's own index is left as it was
+
+
+def test_a_first_run_from_text_and_a_later_one_say_the_same_messages(caplog, monkeypatch):
+    """The first run hands clingo text, which it names <block>; later runs hand it statements parsed
+    from text it names <string>. Same statements, same lines: the messages are the same."""
+    import logging
+
+    situation = load_situation(RULINGS[0])
+    monkeypatch.setattr(solve, "_ran", {})  # as in a new process
+    said = []
+    with caplog.at_level(logging.INFO, logger=solve.log.name):
+        for _ in range(2):
+            caplog.clear()
+            api.check(situation)
+            said.append([record.getMessage() for record in caplog.records if record.name == solve.log.name])
+    first, later = said
+    assert first and first == later
+    assert any("<string>:" in message for message in first) and not any("<block>" in m for m in first)
