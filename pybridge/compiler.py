@@ -158,12 +158,12 @@ class Parts:
         """Whether the near misses are at hand (made here, or read already)."""
         return self._near is not None
 
-    def near(self) -> tuple[str, list, tuple[NearRule, ...]]:
+    def near(self) -> tuple[str, list, tuple[NearRule, ...], list[int]]:
         if self._near is None:
             with self._lock:
                 if self._near is None:
                     self._near = self._load("near", lambda d: (d["near_text"], d["near_shapes"], tuple(
-                        NearRule(n[0], n[1], n[2], n[3], tuple(n[4])) for n in d["near"])))
+                        NearRule(n[0], n[1], n[2], n[3], tuple(n[4])) for n in d["near"]), d["near_ranks"]))
         return self._near
 
     def rules(self) -> tuple[Rule, ...]:
@@ -192,8 +192,9 @@ class Compiled:
     base_shown: frozenset[Signature] = frozenset()  # what the rules base itself shows (#show)
     absent: tuple[Signature, ...] = ()  # witness predicates the why layer assumed to have no atoms
     witnesses: tuple[Signature, ...] = ()  # the witness predicates (shown, so a run can check them)
-    # per statement of text, what pybridge.specialise reads of it
+    # per statement of text, what pybridge.specialise reads of it, and the rank it gives it
     shapes: list = field(default_factory=list, repr=False, compare=False)
+    ranks: list = field(default_factory=list, repr=False, compare=False)
     parts: Parts = field(default_factory=Parts, repr=False, compare=False)
 
     PARTS = ("near", "rules")  # see Parts
@@ -212,6 +213,11 @@ class Compiled:
         return self.parts.near()[2]
 
     @property
+    def near_ranks(self) -> list[int]:
+        """The specialiser's ranks of the program's statements followed by its near misses."""
+        return self.parts.near()[3]
+
+    @property
     def rules(self) -> tuple[Rule, ...]:
         return self.parts.rules()
 
@@ -220,12 +226,13 @@ class Compiled:
                 "principles": self.principles, "defeaters": [list(d) for d in self.defeaters],
                 "base_shown": sorted(list(s) for s in self.base_shown),
                 "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
-                "shapes": self.shapes}
+                "shapes": self.shapes, "ranks": self.ranks}
 
     def part_data(self, name: str) -> dict:
         if name == "near":
             return {"near_text": self.near_text, "near_shapes": self.near_shapes,
-                    "near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near]}
+                    "near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near],
+                    "near_ranks": self.near_ranks}
         return {"rules": [r.to_data() for r in self.rules]}
 
     @classmethod
@@ -236,7 +243,7 @@ class Compiled:
                    base_shown=frozenset(tuple(x) for x in data["base_shown"]),
                    absent=tuple(tuple(w) for w in data["absent"]),
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
-                   shapes=data["shapes"], parts=Parts(read=read))
+                   shapes=data["shapes"], ranks=data["ranks"], parts=Parts(read=read))
 
 
 def signature(term: ast.AST) -> Signature:
@@ -804,9 +811,11 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                                         cites=mode == "check", defeaters=defeaters, sig_of=sig_of)
     near_lines = near_cites + near_lines
     text, near_text = "\n".join(lines) + "\n", "\n".join(near_lines) + "\n"
-    return Compiled(game=game, mode=mode, text=text, shapes=specialise.text_shapes(text),
-                    parts=Parts(near=(near_text, specialise.text_shapes(near_text), tuple(near_rules)),
-                                rules=tuple(rules)),
+    shapes, near_shapes = specialise.text_shapes(text), specialise.text_shapes(near_text)
+    indexed = specialise.Program(shapes)  # the ranks it finds are kept, for the runs to take as they are
+    near_ranks = specialise.Program(near_shapes, extends=indexed).rank
+    return Compiled(game=game, mode=mode, text=text, shapes=shapes, ranks=indexed.rank,
+                    parts=Parts(near=(near_text, near_shapes, tuple(near_rules), near_ranks), rules=tuple(rules)),
                     principles=principles,
                     defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),

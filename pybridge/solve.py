@@ -325,9 +325,10 @@ def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
     found = _indexed.get((id(compiled), near))
     if found is None or found[0] is not compiled:
         if near:  # the program's own index, extended by its near misses
-            found = (compiled, specialise.Program(compiled.near_shapes, extends=_shapes(compiled, near=False)))
+            found = (compiled, specialise.Program(compiled.near_shapes, extends=_shapes(compiled, near=False),
+                                                  rank=compiled.near_ranks))
         else:
-            found = (compiled, specialise.Program(compiled.shapes))
+            found = (compiled, specialise.Program(compiled.shapes, rank=compiled.ranks))
         with _tables:
             _indexed[(id(compiled), near)] = found
             if len(_indexed) > 64:

@@ -182,9 +182,12 @@ class Program:
 
     made: weakref.WeakSet = weakref.WeakSet()  # every live one (see forget)
 
-    def __init__(self, data: list[list | None], *, extends: Program | None = None):
+    def __init__(self, data: list[list | None], *, extends: Program | None = None,
+                 rank: Sequence[int] | None = None):
         """``extends``: a program whose statements come first, its index copied rather than built again
-        (the program with its near misses after it, once the program alone is indexed)."""
+        (the program with its near misses after it, once the program alone is indexed). ``rank``: the
+        statements' ranks as an earlier index of the same statements found them (kept with the
+        compiled program), so that they need not be worked out again."""
         start = extends.size if extends is not None else 0
         self.size = start + len(data)
         self.results: dict[frozenset, Kept] = {}
@@ -228,8 +231,11 @@ class Program:
             self.on_top[(sig, k)].extend(watchers)
         # The order statements are evaluated in: by the strata of their heads' predicates, so that
         # a statement runs once its premises are complete (recursion aside), not once per change.
-        order = _strata(self.gates, self.heads)
-        self.rank = [min((order[sig] for sig, _ in heads), default=0) for heads in self.heads]
+        if rank is not None and len(rank) == self.size:
+            self.rank = list(rank)
+        else:
+            order = _strata(self.gates, self.heads)
+            self.rank = [min((order[sig] for sig, _ in heads), default=0) for heads in self.heads]
 
 
 def _strata(gates: list[tuple], heads: list[tuple]) -> dict[tuple[str, int], int]:

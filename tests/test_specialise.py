@@ -309,3 +309,13 @@ def test_a_first_run_from_text_and_a_later_one_say_the_same_messages(caplog, mon
     first, later = said
     assert first and first == later
     assert any("<string>:" in message for message in first) and not any("<block>" in m for m in first)
+
+
+@pytest.mark.parametrize("game, mode", [("berserk", "check"), ("berserk", "trees"), ("mtg", "check")])
+def test_the_ranks_kept_with_a_compiled_program_are_the_ranks_its_index_finds(game, mode):
+    compiled = solve.program(game, mode)
+    base = specialise.Program(compiled.shapes)
+    assert compiled.ranks == base.rank and len(set(base.rank)) > 10
+    assert compiled.near_ranks == specialise.Program(compiled.near_shapes, extends=base).rank
+    # a rank list that does not fit the statements is not taken
+    assert specialise.Program(compiled.shapes, rank=compiled.ranks[:-1]).rank == base.rank
