@@ -206,25 +206,32 @@ class Program:
                 defaultdict(list, {key: list(watchers) for key, watchers in table.items()})
                 for table in (extends.on_new, extends.on_value, extends.on_any))
         self.always |= frozenset(start + i for i, item in enumerate(data) if item is None)
+        # (one pass over each gate's arguments, with the tables at hand: a new process indexes
+        # thousands of statements before its first run)
+        on_new, on_value, on_any = self.on_new, self.on_value, self.on_any
+        add_gates, add_heads = self.gates.append, self.heads.append
         for i, item in enumerate(data, start):
             if item is None:
-                self.gates.append(())
-                self.heads.append(())
+                add_gates(())
+                add_heads(())
                 continue
             gates, heads = item
             compiled = []
             for name, arity, arguments in gates:
                 sig = (name, arity)
-                constants = tuple((k, a) for k, a in enumerate(arguments) if isinstance(a, str))
-                variables = tuple((k, a[1]) for k, a in enumerate(arguments) if isinstance(a, list))
-                compiled.append((sig, constants, variables))
-                self.on_new[sig].append(i)
-                for k, a in constants:
-                    self.on_value[(sig, k, a)].append(i)
-                for k, _ in variables:
-                    self.on_any[(sig, k)].append(i)
-            self.gates.append(tuple(compiled))
-            self.heads.append(tuple(((n, a), tuple(_read(x) for x in args)) for n, a, args in heads))
+                constants, variables = [], []
+                for k, a in enumerate(arguments):
+                    if type(a) is str:
+                        constants.append((k, a))
+                        on_value[(sig, k, a)].append(i)
+                    elif type(a) is list:
+                        variables.append((k, a[1]))
+                        on_any[(sig, k)].append(i)
+                compiled.append((sig, tuple(constants), tuple(variables)))
+                on_new[sig].append(i)
+            add_gates(tuple(compiled))
+            add_heads(tuple(((n, a), tuple([tuple(x) if type(x) is list else x for x in args]))
+                            for n, a, args in heads))
         # a position that becomes "anything" may let any constant through: wake those too
         self.on_top: dict[tuple, list[int]] = defaultdict(list)
         for (sig, k, _), watchers in self.on_value.items():
@@ -294,10 +301,6 @@ def _strata(gates: list[tuple], heads: list[tuple]) -> dict[tuple[str, int], int
                 components.append(component)
     # Tarjan finishes a component after every component it reaches: reversed, premises come first.
     return {sig: place for place, component in enumerate(reversed(components)) for sig in component}
-
-
-def _read(argument):
-    return tuple(argument) if isinstance(argument, list) else argument
 
 
 def facts_key(facts: Iterable[clingo.Symbol]) -> frozenset:
