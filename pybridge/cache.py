@@ -1,14 +1,20 @@
 """The cache folder: what the bridge derives from the rules base once and reuses across processes
 (compiled programs, the game's data files as JSON). Every entry is keyed by the content it was made
 from, so a changed file is never read stale; a broken entry is made again. ``CCG_JUDGE_CACHE``
-names the folder (empty: no cache folder, everything is made in memory)."""
+names the folder (empty: no cache folder, everything is made in memory).
+
+A file's content key is remembered by its size, inode and modification and change times (as git's
+index does): a file none of these changed since is not read and hashed again. The change time is the
+kernel's own, set on every write and every metadata change, so a copy that keeps a modification time
+(cp -p, tar) still counts as changed; a file changed in the last two seconds is always read, since
+its times may not have moved yet for a second change."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -57,16 +63,80 @@ def write_json(name: str, data: Any) -> None:
         log.info("cannot write to the cache folder: %s", exc)
 
 
+_FINGERPRINTS = "fingerprints.json"
+_SETTLED_NS = 2_000_000_000
+# per process, then kept in the cache folder: "files": path -> [size, inode, mtime, ctime, digest];
+# "combined": a joined list of keys -> its digest (the rules base's key, see combined_key)
+_fingerprints: dict[str, dict] | None = None
+_changed = False
+
+
+def _known() -> dict[str, dict]:
+    global _fingerprints
+    if _fingerprints is None:
+        found = read_json(_FINGERPRINTS)
+        ok = isinstance(found, dict) and all(isinstance(found.get(k), dict) for k in ("files", "combined"))
+        _fingerprints = found if ok else {"files": {}, "combined": {}}
+    return _fingerprints
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib  # only for what was not seen before (hashlib's import is a few ms of a start)
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def content_key(path: Path) -> str:
+    """The SHA-256 of a file's bytes (hex), read and hashed only when the file changed since."""
+    global _changed
+    files = _known()["files"]
+    stat = path.stat()
+    seen = [stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns]
+    known = files.get(str(path))
+    if isinstance(known, list) and known[:4] == seen and isinstance(known[-1], str):
+        return known[-1]
+    digest = _sha256(path.read_bytes())
+    # A file changed in the last moments may change again within the same tick of the file system's
+    # clock (a coarse one), its times unchanged: such a file is hashed again until it is older.
+    if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
+        files[str(path)] = [*seen, digest]
+        _changed = True
+    return digest
+
+
+def combined_key(parts: list[str]) -> str:
+    """The SHA-256 of some keys and names together (hex), remembered for the same list."""
+    global _changed
+    combined = _known()["combined"]
+    joined = "\n".join(parts)
+    found = combined.get(joined)
+    if not isinstance(found, str):
+        found = _sha256(joined.encode("utf-8"))
+        if len(combined) >= 16:  # a few versions of the rules base, not all of them
+            combined.pop(next(iter(combined)))
+        combined[joined] = found
+        _changed = True
+    return found
+
+
+def save_fingerprints() -> None:
+    """Keep what :func:`content_key` and :func:`combined_key` learnt, for the next process."""
+    global _changed
+    if _changed and _fingerprints is not None:
+        write_json(_FINGERPRINTS, _fingerprints)
+        _changed = False
+
+
 def data_file(path: Path, parse: Callable[[bytes], Any]) -> Any:
     """A data file of the rules base, parsed once and kept as JSON keyed by its content: JSON reads
     many times faster than YAML. Data that JSON would not give back exactly (keys that are not
     strings, say) is not cached."""
-    raw = path.read_bytes()
-    name = f"data-{hashlib.sha256(raw).hexdigest()[:24]}.json"
+    name = f"data-{content_key(path)[:24]}.json"
+    save_fingerprints()
     cached = read_json(name)
     if cached is not None:
         return cached["data"]
-    data = parse(raw)
+    data = parse(path.read_bytes())
     if json.loads(json.dumps(data)) == data:
         write_json(name, {"data": data})
     return data

@@ -32,7 +32,6 @@ Everything here is static, so the compiled text is cached per content of
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ import clingo
 from clingo import ast
 
 from pybridge import specialise, terms
+from pybridge.cache import combined_key, content_key, save_fingerprints
 from pybridge.encodings import asp_root, banner_id, relative_name
 from pybridge.errors import JudgeError
 
@@ -359,15 +359,16 @@ class _NameAnonymous(ast.Transformer):
 
 
 def asp_digest() -> str:
-    """A key for everything the compiled programs depend on: the files under asp/, and this compiler."""
-    digest = hashlib.sha256(COMPILER_VERSION.encode())
-    digest.update(Path(__file__).read_bytes())
-    digest.update(Path(specialise.__file__).read_bytes())  # the statement shapes are cached too
+    """A key for everything the compiled programs depend on: the files under asp/, and this compiler
+    (each file by its content key: pybridge.cache.content_key)."""
+    parts = [COMPILER_VERSION, content_key(Path(__file__)),
+             content_key(Path(specialise.__file__))]  # the statement shapes are cached too
     root = asp_root()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:24]
+        parts += [path.relative_to(root).as_posix(), content_key(path)]
+    digest = combined_key(parts)
+    save_fingerprints()
+    return digest[:24]
 
 
 class Statement(NamedTuple):

@@ -120,3 +120,45 @@ def test_a_missing_or_broken_part_is_made_again(cache_folder):
                             encoding="utf-8")
     _new_process_state()
     assert [to_json(api.check(DEFEATED)), to_json(api.check(DEFEATED, trees=True))] == first
+
+
+def test_a_content_key_follows_the_file_and_is_not_fooled_by_its_times(tmp_path, monkeypatch):
+    import hashlib
+    import os
+    import time
+
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_fingerprints", None)
+    hashed = []
+    real = cache._sha256
+    monkeypatch.setattr(cache, "_sha256", lambda data: hashed.append(data) or real(data))
+    path = tmp_path / "rules.lp"
+    path.write_bytes(b"a.\n")
+    # fresh: hashed again on every ask, since a second change may not move its times yet
+    assert cache.content_key(path) == cache.content_key(path) == hashlib.sha256(b"a.\n").hexdigest()
+    assert len(hashed) == 2
+    monkeypatch.setattr(cache, "_SETTLED_NS", 0)  # as if it were older
+    cache.content_key(path)
+    assert cache.content_key(path) == hashlib.sha256(b"a.\n").hexdigest() and len(hashed) == 3  # remembered
+    cache.save_fingerprints()
+    stat = path.stat()
+    time.sleep(0.05)  # past a tick of the file system's clock, so that the change time can move
+    path.write_bytes(b"b.\n")  # the same size, its modification time put back as it was
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    monkeypatch.setattr(cache, "_fingerprints", None)  # as a new process, from the cache folder
+    assert cache.content_key(path) == hashlib.sha256(b"b.\n").hexdigest()  # its change time moved
+    assert len(hashed) == 4
+
+
+def test_a_broken_fingerprint_file_is_ignored(tmp_path, monkeypatch):
+    import hashlib
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    (folder / "fingerprints.json").write_text('{"files": [1, 2]}', encoding="utf-8")
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(folder))
+    monkeypatch.setattr(cache, "_fingerprints", None)
+    path = tmp_path / "x.yaml"
+    path.write_bytes(b"x: 1\n")
+    assert cache.content_key(path) == hashlib.sha256(b"x: 1\n").hexdigest()
+    assert cache.combined_key(["a", "b"]) == hashlib.sha256(b"a\nb").hexdigest()
