@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -65,10 +66,12 @@ def write_json(name: str, data: Any) -> None:
 
 _FINGERPRINTS = "fingerprints.json"
 _SETTLED_NS = 2_000_000_000
-# per process, then kept in the cache folder: "files": path -> [size, inode, mtime, ctime, digest];
+# per process, then kept in the cache folder: "files": path -> [size, device, inode, mtime, ctime,
+# digest];
 # "combined": a joined list of keys -> its digest (the rules base's key, see combined_key)
 _fingerprints: dict[str, dict] | None = None
 _changed = False
+_lock = threading.Lock()
 
 
 def _known() -> dict[str, dict]:
@@ -89,54 +92,66 @@ def _sha256(data: bytes) -> str:
 def content_key(path: Path) -> str:
     """The SHA-256 of a file's bytes (hex), read and hashed only when the file changed since."""
     global _changed
-    files = _known()["files"]
     stat = path.stat()
-    seen = [stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns]
-    known = files.get(str(path))
-    if isinstance(known, list) and known[:4] == seen and isinstance(known[-1], str):
+    seen = [stat.st_size, stat.st_dev, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns]
+    with _lock:  # the playground judges in several threads
+        known = _known()["files"].get(str(path))
+    if isinstance(known, list) and known[:5] == seen and isinstance(known[-1], str):
         return known[-1]
     digest = _sha256(path.read_bytes())
     # A file changed in the last moments may change again within the same tick of the file system's
     # clock (a coarse one), its times unchanged: such a file is hashed again until it is older.
     if time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
-        files[str(path)] = [*seen, digest]
-        _changed = True
+        with _lock:
+            files = _known()["files"]
+            if len(files) >= 4096:  # files of rules bases long gone (mutants', tests'): start afresh
+                files.clear()
+            files[str(path)] = [*seen, digest]
+            _changed = True
     return digest
 
 
 def combined_key(parts: list[str]) -> str:
     """The SHA-256 of some keys and names together (hex), remembered for the same list."""
     global _changed
-    combined = _known()["combined"]
     joined = "\n".join(parts)
-    found = combined.get(joined)
+    with _lock:
+        found = _known()["combined"].get(joined)
     if not isinstance(found, str):
         found = _sha256(joined.encode("utf-8"))
-        if len(combined) >= 16:  # a few versions of the rules base, not all of them
-            combined.pop(next(iter(combined)))
-        combined[joined] = found
-        _changed = True
+        with _lock:
+            combined = _known()["combined"]
+            if len(combined) >= 16:  # a few versions of the rules base, not all of them
+                combined.pop(next(iter(combined)))
+            combined[joined] = found
+            _changed = True
     return found
 
 
 def save_fingerprints() -> None:
     """Keep what :func:`content_key` and :func:`combined_key` learnt, for the next process."""
     global _changed
-    if _changed and _fingerprints is not None:
-        write_json(_FINGERPRINTS, _fingerprints)
+    with _lock:
+        if not _changed or _fingerprints is None:
+            return
+        copy = {"files": dict(_fingerprints["files"]), "combined": dict(_fingerprints["combined"])}
         _changed = False
+    write_json(_FINGERPRINTS, copy)
 
 
 def data_file(path: Path, parse: Callable[[bytes], Any]) -> Any:
     """A data file of the rules base, parsed once and kept as JSON keyed by its content: JSON reads
     many times faster than YAML. Data that JSON would not give back exactly (keys that are not
     strings, say) is not cached."""
-    name = f"data-{content_key(path)[:24]}.json"
+    cached = read_json(f"data-{content_key(path)[:24]}.json")
     save_fingerprints()
-    cached = read_json(name)
     if cached is not None:
         return cached["data"]
-    data = parse(path.read_bytes())
+    # Kept under the key of the bytes parsed, read once here: the file may have been saved again
+    # since its key was taken, and data must never be filed under another content's key.
+    raw = path.read_bytes()
+    name = f"data-{_sha256(raw)[:24]}.json"
+    data = parse(raw)
     if json.loads(json.dumps(data)) == data:
         write_json(name, {"data": data})
     return data

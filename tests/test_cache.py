@@ -162,3 +162,30 @@ def test_a_broken_fingerprint_file_is_ignored(tmp_path, monkeypatch):
     path.write_bytes(b"x: 1\n")
     assert cache.content_key(path) == hashlib.sha256(b"x: 1\n").hexdigest()
     assert cache.combined_key(["a", "b"]) == hashlib.sha256(b"a\nb").hexdigest()
+
+
+def test_data_saved_again_while_it_is_read_is_kept_under_its_own_key(tmp_path, monkeypatch):
+    """Found in review: a file saved between taking its key and reading it must not have its new data
+    filed under the old content's key (an undo would then read the new data)."""
+    import hashlib
+
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path / "cache"))
+    monkeypatch.setattr(cache, "_fingerprints", None)
+    source = tmp_path / "data.yaml"
+    source.write_text("v: 1\n", encoding="utf-8")
+    real = cache.read_json
+
+    def saved_meanwhile(name):
+        found = real(name)
+        if name.startswith("data-"):
+            source.write_text("v: 2\n", encoding="utf-8")  # an editor saves just now
+        return found
+
+    monkeypatch.setattr(cache, "read_json", saved_meanwhile)
+    assert cache.data_file(source, lambda raw: {"raw": raw.decode()}) == {"raw": "v: 2\n"}
+    monkeypatch.setattr(cache, "read_json", real)
+    kept = {p.name for p in (tmp_path / "cache").glob("data-*.json")}
+    new_key = hashlib.sha256("v: 2\n".encode()).hexdigest()[:24]
+    assert kept == {f"data-{new_key}.json"}
+    source.write_text("v: 1\n", encoding="utf-8")  # undone: its own data, not the other's
+    assert cache.data_file(source, lambda raw: {"raw": raw.decode()}) == {"raw": "v: 1\n"}
