@@ -7,7 +7,8 @@ A file's content key is remembered by its size, inode and modification and chang
 index does): a file none of these changed since is not read and hashed again. The change time is the
 kernel's own, set on every write and every metadata change, so a copy that keeps a modification time
 (cp -p, tar) still counts as changed; a file changed in the last two seconds is always read, since
-its times may not have moved yet for a second change."""
+its times may not have moved yet for a second change. (Where a file system's change time only mirrors
+the modification time, some network mounts and Windows, an empty CCG_JUDGE_CACHE is the safe choice.)"""
 
 from __future__ import annotations
 
