@@ -3,8 +3,8 @@
 from, so a changed file is never read stale; a broken entry is made again. ``CCG_JUDGE_CACHE``
 names the folder (empty: no cache folder, everything is made in memory).
 
-A file's content key is remembered by its size, inode and modification and change times (as git's
-index does): a file none of these changed since is not read and hashed again. The change time is the
+A file's content key is remembered by its size, device, inode and modification and change times
+(as git's index does): a file none of these changed since is not read and hashed again. The change time is the
 kernel's own, set on every write and every metadata change, so a copy that keeps a modification time
 (cp -p, tar) still counts as changed; a file changed in the last two seconds is always read, since
 its times may not have moved yet for a second change. (Where a file system's change time only mirrors

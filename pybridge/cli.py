@@ -617,4 +617,3 @@ def main(*, process: dict | None = None) -> None:
         click.echo(f"internal error: {type(exc).__name__}: {exc} — this is a bug in ccg-judge; "
                    "please report it with the situation file (run with -v for details)", err=True)
         sys.exit(3)
-

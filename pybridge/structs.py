@@ -141,21 +141,25 @@ def _problem(text: str, data: Any, model: type) -> tuple[str, list[Any]]:
         key = _first_bad(list(node), get_args(here)[0])
         shown = repr(key) if isinstance(key, str) else _key_text(key)
         return f"the key {shown} is not valid: {_rephrase(message)}", [*path, _key_text(key)]
-    for lead, what in ((_MISSING, "missing"), (_UNKNOWN, "unknown")):
-        if message.startswith(lead) and message.endswith("`"):
-            name = message[len(lead):-1]  # as written, backticks and all
-            if what == "missing":
-                return "is required but missing", [*path, name]
-            known = here.__struct_fields__
-            close = nearest(name, known)
-            hint_text = f"did you mean {close!r}" if close else f"known here: {', '.join(sorted(known))}"
-            return f"is not a known field here; {hint_text}", [*path, name]
+    missing, unknown = _field_named(message, _MISSING), _field_named(message, _UNKNOWN)
+    if missing is not None:
+        return "is required but missing", [*path, missing]
+    if unknown is not None:
+        known = here.__struct_fields__
+        close = nearest(unknown, known)
+        hint_text = f"did you mean {close!r}" if close else f"known here: {', '.join(sorted(known))}"
+        return f"is not a known field here; {hint_text}", [*path, unknown]
     marked = _marked_reason(message)
     if marked is not None:
         return marked[1], [*path, marked[0]]
     if message.startswith("Invalid enum value "):
         return f"expected one of {_literal_values(hint)}, got {shown_value(node)}", path
     return f"{_rephrase(message)}, got {shown_value(node)}", path
+
+
+def _field_named(message: str, lead: str) -> str | None:
+    """The field a message that opens with ``lead`` names, as written (backticks and all)."""
+    return message[len(lead):-1] if message.startswith(lead) and message.endswith("`") else None
 
 
 def _key_text(key: Any) -> str:
