@@ -83,9 +83,13 @@ def with_overrides(situation: Situation, *, edition: str | None = None,
     return changed
 
 
-def facts_for(situation: Situation | str | Path, *, player: str | None = None) -> list:
+def facts_for(situation: Situation | str | Path, *, player: str | None = None) -> list[Symbol]:
     """The input facts the solver sees for the viewpoint player (after projection)."""
-    s = with_overrides(_situation(situation), player=player)  # an unknown player is an error
+    return _facts(_situation(situation), player).symbols
+
+
+def _facts(s: Situation, player: str | None):
+    s = with_overrides(s, player=player)  # an unknown player is an error
     return situation_facts(project(s))
 
 
@@ -94,7 +98,7 @@ def facts_text(situation: Situation | str | Path, *, player: str | None = None) 
     viewer = player or s.viewpoint
     header = (f"ccg-judge facts: game {s.game}, viewpoint {viewer}.\n"
               f"Rerun with: clingo asp/{s.game}/main.lp THIS_FILE")
-    return render_facts(facts_for(s, player=viewer), header)
+    return render_facts(_facts(s, viewer), header)
 
 
 @collector_paused

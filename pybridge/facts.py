@@ -1,32 +1,64 @@
-"""Situation -> clingo Symbols. The only module that knows the names of
-the input predicates (documented in ``asp/core/interface.lp``).
+"""Situation -> input facts. The only module that knows the names of the
+input predicates (documented in ``asp/core/interface.lp``).
 
 User text never becomes program text: ids and names are clingo strings;
 game vocabulary, already restricted to plain identifiers by validation,
-becomes constants. Facts are printed with clingo's own ``str(Symbol)``,
-which quotes and escapes strings, so ``ccg-judge facts`` output is safe to
-feed back to clingo.
+becomes constants. A fact is built as its text, printed as clingo's own
+``str(Symbol)`` prints it (strings quoted and escaped the same way, which
+the tests hold to), so ``ccg-judge facts`` output is safe to feed back to
+clingo; its Symbol is made only when something asks for it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from functools import cached_property
+from typing import Any, Iterable, Iterator
 
-from clingo import Function, Number, String, Symbol, Tuple_
+from clingo import Function, Number, String, Symbol
 
 from pybridge.catalogue import Game, load_game
 from pybridge.situation import Situation, resolved_card
+from pybridge.specialise import NUMBER, STRING
 from pybridge.vocabulary import is_word
 
 
-# Symbols are immutable and clingo keeps one copy of each, so the constants and numbers a board
-# repeats (words, keys, small counts) are made once per process rather than once per fact. Bounded:
-# a long-lived process meets the words of many situations.
-_MADE: dict[tuple[type, Any], Symbol] = {}
+class Term:
+    """A clingo term as clingo prints it, with its Symbol made only when asked for: a check hands
+    clingo the text alone, and making a Symbol and printing it are calls into clingo each (a tenth
+    of a 120-card check). ``value`` is the argument as :mod:`pybridge.specialise` abstracts it."""
+
+    __slots__ = ("text", "value", "_parts", "_symbol")
+
+    def __init__(self, text: str, value: str | None, parts: tuple, symbol: Symbol | None = None):
+        self.text, self.value, self._parts, self._symbol = text, value, parts, symbol
+
+    @property
+    def symbol(self) -> Symbol:
+        if self._symbol is None:
+            kind, value = self._parts
+            if kind == "function":
+                name, args = value
+                self._symbol = Function(name, [a.symbol for a in args])
+            else:
+                self._symbol = {"constant": Function, "number": Number, "string": String}[kind](value)
+        return self._symbol
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def quoted(value: str) -> str:
+    """A string as clingo prints it: in double quotes, with backslash, newline and quote escaped."""
+    return '"' + value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"') + '"'
+
+
+# The constants and numbers a board repeats (words, keys, small counts) are made once per process
+# rather than once per fact. Bounded: a long-lived process meets the words of many situations.
+_MADE: dict[tuple[type, Any], Term] = {}
 _MADE_AT_MOST = 20_000
 
 
-def _made(kind: type, value: Any, make) -> Symbol:
+def _made(kind: type, value: Any, make) -> Term:
     found = _MADE.get((kind, value))
     if found is None:
         if len(_MADE) >= _MADE_AT_MOST:
@@ -35,15 +67,35 @@ def _made(kind: type, value: Any, make) -> Symbol:
     return found
 
 
-def constant(name: str) -> Symbol:
-    return _made(str, name, Function)
+def constant(name: str) -> Term:
+    return _made(str, name, lambda n: Term(n, n, ("constant", n)))
 
 
-def number(value: int) -> Symbol:
-    return _made(int, value, Number)
+def number(value: int) -> Term:
+    return _made(int, value, lambda v: Term(str(v), NUMBER, ("number", v)))
 
 
-def term(value: Any) -> Symbol:
+def string(value: str) -> Term:
+    if "\0" in value:  # clingo keeps a string as C does: up to its first NUL
+        value = value[:value.index("\0")]
+    return Term(quoted(value), STRING, ("string", value))
+
+
+def function(name: str, args: list[Term]) -> Term:
+    """``name(args)``; with the empty name, a tuple (``(a,)`` for one element, as clingo prints it)."""
+    inner = ",".join([a.text for a in args])
+    if not name:
+        text = f"({inner},)" if len(args) == 1 else f"({inner})"
+    else:
+        text = f"{name}({inner})" if args else name
+    return Term(text, f"{name}/{len(args)}" if args else name, ("function", (name, args)))
+
+
+def tuple_(args: list[Term]) -> Term:
+    return function("", args)
+
+
+def term(value: Any) -> Term:
     """A data value as a clingo term: numbers, identifier constants, strings, tuples.
 
     Only a whole plain identifier that is not a clingo keyword becomes a constant (so
@@ -54,37 +106,66 @@ def term(value: Any) -> Symbol:
     if isinstance(value, int):
         return number(value)
     if isinstance(value, str):
-        return constant(value) if is_word(value) else String(value)
+        return constant(value) if is_word(value) else string(value)
     if isinstance(value, (list, tuple)):
-        return Tuple_([term(v) for v in value])
+        return tuple_([term(v) for v in value])
     if isinstance(value, dict):
-        return Tuple_([Tuple_([term(k), term(v)]) for k, v in sorted(value.items())])
-    return String(str(value))
+        return tuple_([tuple_([term(k), term(v)]) for k, v in sorted(value.items())])
+    return string(str(value))
 
 
-def _fact(name: str, *args: Symbol) -> Symbol:
-    return Function(name, list(args))
+class FactSet:
+    """A situation's input facts: their text (a fact a line, as ``ccg-judge facts`` shows and clingo
+    reads), their shape for :mod:`pybridge.specialise`, and, made when first asked for, their Symbols
+    (iterating gives the Symbols)."""
+
+    def __init__(self, facts: list[Term]):
+        self.facts = facts
+
+    @cached_property
+    def text(self) -> str:
+        return "".join([f"{f.text}.\n" for f in self.facts])
+
+    @cached_property
+    def key(self) -> frozenset:
+        """:func:`pybridge.specialise.facts_key` of the facts, read off their terms."""
+        return frozenset((f._parts[1][0], len(f._parts[1][1]), tuple([a.value for a in f._parts[1][1]]))
+                         for f in self.facts)
+
+    @cached_property
+    def symbols(self) -> list[Symbol]:
+        return [f.symbol for f in self.facts]
+
+    def __iter__(self) -> Iterator[Symbol]:
+        return iter(self.symbols)
+
+    def __len__(self) -> int:
+        return len(self.facts)
 
 
-def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
+def _fact(name: str, *args: Term) -> Term:
+    return function(name, list(args))
+
+
+def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
     """Every input fact of a (projected) situation, in a stable order."""
     game = game or load_game(s.game)
-    facts: list[Symbol] = []
+    facts: list[Term] = []
     add = facts.append
     add(_fact("game", constant(s.game)))
-    add(_fact("edition", String(s.edition or game.default_edition)))
+    add(_fact("edition", string(s.edition or game.default_edition)))
     for name, option in sorted(game.options.items()):
         add(_fact("option", constant(name), constant(s.options.get(name, option.default))))
-    add(_fact("viewpoint", String(s.viewpoint)))
+    add(_fact("viewpoint", string(s.viewpoint)))
 
     for player in s.players:
-        add(_fact("player", String(player.id)))
+        add(_fact("player", string(player.id)))
     first = next((p.id for p in s.players if p.first), s.players[0].id)
-    add(_fact("first_player", String(first)))
+    add(_fact("first_player", string(first)))
 
     t = s.turn
     add(_fact("turn", number(t.number)))
-    add(_fact("active_player", String(t.active)))
+    add(_fact("active_player", string(t.active)))
     add(_fact("stage", constant(t.stage)))
     if t.phase:
         add(_fact("phase", constant(t.phase)))
@@ -92,17 +173,17 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
         add(_fact("step", constant(t.step)))
 
     for card in s.cards:
-        c = String(card.id)
+        c = string(card.id)
         data = resolved_card(game, card)
         add(_fact("card", c))
         if data["name"]:
-            add(_fact("card_name", c, String(data["name"])))
-        add(_fact("controller", c, String(card.controller)))
-        add(_fact("owner", c, String(card.owner or card.controller)))
+            add(_fact("card_name", c, string(data["name"])))
+        add(_fact("controller", c, string(card.controller)))
+        add(_fact("owner", c, string(card.owner or card.controller)))
         add(_fact("zone", c, constant(card.zone)))
         if card.cell is not None:
             side = card.cell.side or card.controller
-            add(_fact("cell", c, String(side), number(card.cell.column), number(card.cell.row)))
+            add(_fact("cell", c, string(side), number(card.cell.column), number(card.cell.row)))
         if card.open:
             add(_fact("open", c))
         if card.hidden:
@@ -113,7 +194,7 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
             add(_fact("arrived", c, number(card.arrived)))
         for key, value in sorted(data["properties"].items()):
             if key in game.card_properties:  # a card id: a string like every card id
-                add(_fact("property", c, constant(key), String(str(value))))
+                add(_fact("property", c, constant(key), string(str(value))))
                 continue
             add(_fact("property", c, constant(key), term(value)))
             facts.extend(_numbers(c, key, value))
@@ -123,7 +204,7 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
                 if isinstance(value, dict):  # a selector: one fact per condition, (condition, value)
                     for condition, wanted in sorted(value.items()):
                         add(_fact("feature_param", c, constant(feature), term(key),
-                                  Tuple_([term(condition), term(wanted)])))
+                                  tuple_([term(condition), term(wanted)])))
                     continue
                 add(_fact("feature_param", c, constant(feature), term(key), term(value)))
         # A catalogue card's printed protections, then the situation's own (an unknown card
@@ -139,17 +220,17 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
                 add(_fact("chip", c, constant(kind), number(count)))
 
     for effect in s.effects:
-        e = String(effect.id)
+        e = string(effect.id)
         args = [constant(effect.what)] + ([term(effect.value)] if effect.value is not None else [])
-        kind = Function(effect.kind, args)
+        kind = function(effect.kind, args)
         if isinstance(effect.target, str):
-            add(_fact("effect", e, String(effect.target), kind, number(effect.timestamp)))
+            add(_fact("effect", e, string(effect.target), kind, number(effect.timestamp)))
         else:  # the rules work out which cards a selector reaches
             add(_fact("selector_effect", e, kind, number(effect.timestamp)))
             for key, value in sorted(effect.target.items()):
                 add(_fact("selector", e, constant(key), term(value)))
         if effect.source is not None:
-            add(_fact("effect_source", e, String(effect.source)))
+            add(_fact("effect_source", e, string(effect.source)))
         if effect.feature is not None:
             add(_fact("effect_feature", e, constant(effect.feature)))
         if effect.constant:
@@ -157,18 +238,18 @@ def situation_facts(s: Situation, game: Game | None = None) -> list[Symbol]:
 
     uses: dict[tuple[int, str, str], int] = {}
     for event in s.history:
-        add(_fact("done", number(event.turn), constant(event.action), String(event.actor)))
+        add(_fact("done", number(event.turn), constant(event.action), string(event.actor)))
         key = (event.turn, event.action, event.actor)
         uses[key] = uses.get(key, 0) + 1
         if event.target is not None:
-            add(_fact("done_target", number(event.turn), constant(event.action), String(event.actor),
-                      String(event.target)))
+            add(_fact("done_target", number(event.turn), constant(event.action), string(event.actor),
+                      string(event.target)))
     for (turn, action, actor), count in uses.items():
-        add(_fact("done_count", number(turn), constant(action), String(actor), number(count)))
-    return facts
+        add(_fact("done_count", number(turn), constant(action), string(actor), number(count)))
+    return FactSet(facts)
 
 
-def _numbers(card: Symbol, key: str, value: Any) -> Iterable[Symbol]:
+def _numbers(card: Term, key: str, value: Any) -> Iterable[Term]:
     if isinstance(value, bool):
         return []
     if isinstance(value, int):
@@ -178,7 +259,7 @@ def _numbers(card: Symbol, key: str, value: Any) -> Iterable[Symbol]:
     return []
 
 
-def render_facts(facts: list[Symbol], header: str = "") -> str:
+def render_facts(facts: FactSet | Iterable[Symbol], header: str = "") -> str:
     lines = [f"% {line}" for line in header.splitlines()] if header else []
-    lines += [f"{fact}." for fact in facts]
+    lines += [f"{fact}." for fact in (facts.facts if isinstance(facts, FactSet) else facts)]
     return "\n".join(lines) + "\n"

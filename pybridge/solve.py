@@ -4,8 +4,8 @@ ground, solve, and hand back what justify reads.
 The rules are compiled once per content of ``asp/`` (:mod:`pybridge.compiler`)
 and kept in memory (parsed) and in the cache folder (:mod:`pybridge.cache`), so a
 long-lived process pays nothing per situation for them and a new process only
-reads a file. Facts are built as clingo Symbols and go in as clingo prints
-them (user text never becomes program text).
+reads a file. Facts go in as text, printed as clingo prints their Symbols
+(:mod:`pybridge.facts`; user text never becomes program text).
 
 The why layer is specialised: with no effects in a situation, nothing can
 set an effect aside, replace a property or push a value below zero, so the
@@ -37,6 +37,7 @@ from pybridge.catalogue import Game, load_game
 from pybridge.compiler import Compiled, Signature, asp_digest, compile_game
 from pybridge.encodings import entry_file
 from pybridge.errors import JudgeError
+from pybridge.facts import FactSet
 
 log = logging.getLogger(__name__)
 
@@ -119,7 +120,7 @@ class Answer:
 
     shown: dict[str, list[clingo.Symbol]]  # by predicate name (shown predicates differ by name)
     compiled: Compiled
-    given: list[clingo.Symbol]  # the situation's facts
+    given: Iterable[clingo.Symbol]  # the situation's facts (a FactSet makes its Symbols when first read)
     control: clingo.Control | None = field(default=None, repr=False)
     near: bool = False
     deadline: float = float("inf")
@@ -205,21 +206,21 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
     return shown, (ctl if keep else None)
 
 
-@dataclass
 class Facts:
-    """A situation's facts as clingo prints their Symbols (quoted and escaped by clingo itself: one
-    parse is cheaper than a backend call per fact, and it is exactly what `ccg-judge facts` shows),
-    and their shape for :mod:`pybridge.specialise`."""
+    """A situation's facts as clingo reads them (one parse is cheaper than a backend call per fact,
+    and it is exactly what `ccg-judge facts` shows), and their shape for :mod:`pybridge.specialise`:
+    from a :class:`pybridge.facts.FactSet`, which has both at hand, or from Symbols, printed."""
 
-    symbols: list[clingo.Symbol]
+    def __init__(self, facts: FactSet | list[clingo.Symbol]):
+        self.facts = facts
 
     @cached_property
     def text(self) -> str:
-        return render(self.symbols)
+        return self.facts.text if isinstance(self.facts, FactSet) else render(self.facts)
 
     @cached_property
     def key(self) -> frozenset:
-        return specialise.text_key(self.text)
+        return self.facts.key if isinstance(self.facts, FactSet) else specialise.text_key(self.text)
 
 
 def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
@@ -390,7 +391,7 @@ def expected_witnesses(effects: Iterable[EffectShape], game: Game) -> frozenset[
     return frozenset(expected)
 
 
-def solve(game_name: str, facts: list[clingo.Symbol], *, mode: str = "check",
+def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "check",
           time_limit: float | None = None, expected: frozenset[Signature] | None = None) -> Answer:
     """Ground and solve one situation. ``expected``: the witnesses the situation may bring about
     (:func:`expected_witnesses`; None: any)."""

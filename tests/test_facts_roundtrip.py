@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pybridge.api import check, facts_text
 from pybridge.catalogue import load_game
@@ -55,6 +57,54 @@ def test_constants_and_numbers_made_once_are_clingos_own_and_the_memo_stays_boun
     monkeypatch.setattr(facts, "_MADE_AT_MOST", 10)
     monkeypatch.setattr(facts, "_MADE", {})
     made = [facts.constant(f"w{i}") for i in range(25)] + [facts.number(i) for i in range(-3, 25)]
-    assert made == [Function(f"w{i}") for i in range(25)] + [Number(i) for i in range(-3, 25)]
+    expected = [Function(f"w{i}") for i in range(25)] + [Number(i) for i in range(-3, 25)]
+    assert [t.symbol for t in made] == expected
+    assert [t.text for t in made] == [str(e) for e in expected]
     assert len(facts._MADE) <= 10
-    assert facts.constant("w3") == Function("w3") and facts.number(-3) == Number(-3)
+    assert facts.constant("w3").symbol == Function("w3") and facts.number(-3).symbol == Number(-3)
+
+
+# A term of the kinds facts are made of, as (the facts module's term, clingo's own Symbol).
+_WORDS = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True)
+
+
+def _leaf():
+    from clingo import Function, Number, String
+
+    from pybridge import facts
+    return st.one_of(
+        st.text(max_size=12).map(lambda s: (facts.string(s), String(s))),
+        _WORDS.map(lambda w: (facts.constant(w), Function(w))),
+        st.integers(-10**6, 10**6).map(lambda n: (facts.number(n), Number(n))))
+
+
+def _compound(children):
+    from clingo import Function, Tuple_
+
+    from pybridge import facts
+    args = st.lists(children, max_size=4)
+    return st.one_of(
+        st.tuples(_WORDS, args).map(lambda x: (facts.function(x[0], [a for a, _ in x[1]]),
+                                               Function(x[0], [b for _, b in x[1]]))),
+        args.map(lambda xs: (facts.tuple_([a for a, _ in xs]), Tuple_([b for _, b in xs]))))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.deferred(_leaf), _compound, max_leaves=12))
+def test_a_term_prints_as_clingo_prints_its_symbol(pair):
+    made, symbol = pair
+    assert made.text == str(symbol)
+    assert made.symbol == symbol
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_the_facts_text_and_shape_are_those_of_their_symbols(path):
+    from pybridge import specialise
+    from pybridge.facts import situation_facts
+    from pybridge.solve import render
+    from pybridge.viewpoint import project
+
+    made = situation_facts(project(load_situation(path)))
+    symbols = list(made)
+    assert made.text == render(symbols)
+    assert made.key == specialise.facts_key(symbols)
