@@ -143,7 +143,7 @@ def _constant(term: ast.AST) -> clingo.Symbol | None:
 
 def _term(value: Any) -> clingo.Symbol:
     from pybridge.facts import term
-    return term(value)
+    return term(value).symbol
 
 
 @dataclass

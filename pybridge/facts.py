@@ -136,6 +136,15 @@ class FactSet:
     def symbols(self) -> list[Symbol]:
         return [f.symbol for f in self.facts]
 
+    def __contains__(self, atom: Symbol) -> bool:
+        """Whether an atom is one of the facts (read as its text: one call into clingo, where the
+        facts' Symbols would be many)."""
+        return str(atom) in self._texts
+
+    @cached_property
+    def _texts(self) -> frozenset[str]:
+        return frozenset([f.text for f in self.facts])
+
     def __iter__(self) -> Iterator[Symbol]:
         return iter(self.symbols)
 

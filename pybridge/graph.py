@@ -26,6 +26,7 @@ from pybridge.catalogue import Game
 from pybridge.compiler import ELIDED, NearRule, Rule, flat_name
 from pybridge.justify import Cites, Derivation, Grouped, Nodes, Reason, Verdict, sort_clause_ids
 from pybridge.solve import Answer
+from pybridge.symbols import arguments
 from pybridge.terms import text
 
 
@@ -59,8 +60,7 @@ class Graph:
         if index is None:
             index = defaultdict(list)
             positions = [variables.index(k) if k in variables else None for k in keys]
-            for atom in self.answer.lookup(name, len(variables)):
-                args = atom.arguments
+            for args in arguments(self.answer.lookup(name, len(variables))):
                 index[tuple(None if i is None else terms.ident(args[i]) for i in positions)].append(args)
             self._records[name] = index
         return index

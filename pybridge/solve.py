@@ -31,7 +31,7 @@ from typing import Iterable
 import clingo
 from clingo import ast
 
-from pybridge import cache, limits, specialise, terms
+from pybridge import cache, limits, specialise, symbols, terms
 from pybridge.terms import parse_program, program_lines
 from pybridge.catalogue import Game, load_game
 from pybridge.compiler import Compiled, Signature, asp_digest, compile_game
@@ -126,26 +126,25 @@ class Answer:
     deadline: float = float("inf")
     time_limit: float = 0.0
     _handle: ExitStack | None = field(default=None, repr=False)
+    _fact_idents: frozenset[int] | None = field(default=None, repr=False)
     _model: clingo.Model | None = field(default=None, repr=False)
 
     def atoms(self, name: str) -> list[clingo.Symbol]:
         return self.shown.get(name, [])
 
-    @cached_property
-    def _fact_idents(self) -> frozenset[int]:
-        return frozenset(map(terms.ident, self.given))
-
     def is_fact(self, atom: clingo.Symbol) -> bool:
         """Whether ``atom`` is one of the situation's facts (only the graph asks)."""
+        if isinstance(self.given, FactSet):
+            return atom in self.given
+        if self._fact_idents is None:
+            self._fact_idents = frozenset(map(terms.ident, self.given))
         return terms.ident(atom) in self._fact_idents
 
     def lookup(self, name: str, arity: int) -> Iterable[clingo.Symbol]:
         """Every atom of a signature in the answer (trees mode: read from the ground program)."""
         if self.control is None:
             return self.atoms(name)
-        model = self._model
-        return (a.symbol for a in self.control.symbolic_atoms.by_signature(name, arity)
-                if a.is_fact or model.contains(a.symbol))
+        return symbols.true_atoms(self.control, self._model, name, arity)
 
     def holds(self, atom: clingo.Symbol) -> bool:
         if self.control is None:
@@ -201,8 +200,8 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
         raise JudgeError("the rules give more than one answer for this situation; "
                          "the verdict layer must be deterministic")
     shown: dict[str, list[clingo.Symbol]] = {}
-    for atom in models[0]:
-        shown.setdefault(atom.name, []).append(atom)
+    for atom, name in zip(models[0], symbols.names(models[0])):
+        shown.setdefault(name, []).append(atom)
     return shown, (ctl if keep else None)
 
 
