@@ -26,7 +26,6 @@ from pybridge.catalogue import Game
 from pybridge.compiler import ELIDED, NearRule, Rule, flat_name
 from pybridge.justify import Cites, Derivation, Grouped, Nodes, Reason, Verdict, sort_clause_ids
 from pybridge.solve import Answer
-from pybridge.symbols import arguments
 from pybridge.terms import text
 
 
@@ -55,13 +54,14 @@ class Graph:
 
     def _index(self, name: str, variables: tuple[str, ...], keys: tuple[str, ...]):
         """The records of ``name`` by the values of ``keys`` (a record's arguments are its rule's
-        variables in order); bindings are made only for the records a lookup finds."""
+        variables in order, kept as their representations); Symbols and bindings are made only for
+        the records a lookup finds."""
         index = self._records.get(name)
         if index is None:
             index = defaultdict(list)
             positions = [variables.index(k) if k in variables else None for k in keys]
-            for args in arguments(self.answer.lookup(name, len(variables))):
-                index[tuple(None if i is None else terms.ident(args[i]) for i in positions)].append(args)
+            for args in self.answer.lookup_arguments(name, len(variables)):
+                index[tuple([None if i is None else args[i] for i in positions])].append(args)
             self._records[name] = index
         return index
 
@@ -77,7 +77,7 @@ class Graph:
         else:
             keys = tuple(v for v in terms.variables(rule.head_pattern) if v in bindings)
             index = self._index(name, rule.variables, keys)
-            records = index.get(tuple(terms.ident(bindings[k]) for k in keys), ())
+            records = [tuple(map(Symbol, args)) for args in index.get(tuple([terms.ident(bindings[k]) for k in keys]), ())]
             if len(records) > 1:  # in the order of their terms, not of the ground program's atom table
                 records = sorted(records)
             found = [dict(zip(rule.variables, args)) for args in records]

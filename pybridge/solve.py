@@ -146,6 +146,10 @@ class Answer:
             return self.atoms(name)
         return symbols.true_atoms(self.control, self._model, name, arity)
 
+    def lookup_arguments(self, name: str, arity: int) -> list[list[int]]:
+        """:meth:`lookup`'s atoms' arguments, as their representations (trees mode)."""
+        return symbols.true_arguments(self.control, self._model, name, arity)
+
     def holds(self, atom: clingo.Symbol) -> bool:
         if self.control is None:
             return atom in self.shown.get(atom.name, ())
@@ -186,7 +190,7 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
     models: list[list[clingo.Symbol]] = []
 
     def on_model(model: clingo.Model) -> None:
-        models.append(model.symbols(shown=True))
+        models.append(list(model.symbols(shown=True)))
 
     with ctl.solve(on_model=on_model, async_=True) as handle:
         if not handle.wait(max(0.0, deadline - time.monotonic())):

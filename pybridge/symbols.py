@@ -37,13 +37,13 @@ def names(symbols: Iterable[Symbol]) -> list[str]:
         return [s.name for s in symbols]
     found, known = [], _names
     out = _ffi.new("char**")
-    read, address, handle = _lib.clingo_symbol_name, _ffi.cast, _handle_error
+    address = _ffi.cast("uintptr_t*", out)  # the same pointer, read as a number
+    read, handle = _lib.clingo_symbol_name, _handle_error
     for symbol in symbols:
         handle(read(symbol._rep, out))
-        key = int(address("uintptr_t", out[0]))
-        name = known.get(key)
+        name = known.get(address[0])
         if name is None:
-            name = known[key] = _ffi.string(out[0]).decode()
+            name = known[address[0]] = _ffi.string(out[0]).decode()
         found.append(name)
     return found
 
@@ -57,15 +57,26 @@ def arguments(symbols: Iterable[Symbol]) -> list[tuple[Symbol, ...]]:
     read, unpack, handle = _lib.clingo_symbol_arguments, _ffi.unpack, _handle_error
     for symbol in symbols:
         handle(read(symbol._rep, args, size))
-        found.append(tuple(map(Symbol, unpack(args[0], size[0]))))
+        found.append(tuple(map(Symbol, unpack(args[0], size[0]))) if size[0] else ())
     return found
 
 
 def true_atoms(control: clingo.Control, model: clingo.Model, name: str, arity: int) -> list[Symbol]:
     """The atoms of a predicate that hold: facts of the ground program, or true in ``model``."""
+    return _true(control, model, name, arity, False)
+
+
+def true_arguments(control: clingo.Control, model: clingo.Model, name: str, arity: int) -> list[list[int]]:
+    """The arguments of :func:`true_atoms`, each as its representation (``terms.ident``; the
+    Symbol is ``Symbol(rep)``): an index of many atoms makes Symbols only of those it finds."""
+    return _true(control, model, name, arity, True)
+
+
+def _true(control, model, name: str, arity: int, unpacked: bool) -> list:
     if not FAST:
-        return [a.symbol for a in control.symbolic_atoms.by_signature(name, arity)
+        held = [a.symbol for a in control.symbolic_atoms.by_signature(name, arity)
                 if a.is_fact or model.contains(a.symbol)]
+        return [[a._rep for a in s.arguments] for s in held] if unpacked else held
     atoms = control.symbolic_atoms._rep
     signature, it = _ffi.new("clingo_signature_t*"), _ffi.new("clingo_symbolic_atom_iterator_t*")
     valid, fact, contained = _ffi.new("bool*"), _ffi.new("bool*"), _ffi.new("bool*")
@@ -76,6 +87,8 @@ def true_atoms(control: clingo.Control, model: clingo.Model, name: str, arity: i
     is_valid, read, is_fact = _lib.clingo_symbolic_atoms_is_valid, _lib.clingo_symbolic_atoms_symbol, \
         _lib.clingo_symbolic_atoms_is_fact
     step, contains, held = _lib.clingo_symbolic_atoms_next, _lib.clingo_model_contains, model._rep
+    args, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    read_arguments, unpack = _lib.clingo_symbol_arguments, _ffi.unpack
     found = []
     while True:
         handle(is_valid(atoms, it[0], valid))
@@ -83,10 +96,14 @@ def true_atoms(control: clingo.Control, model: clingo.Model, name: str, arity: i
             return found
         handle(read(atoms, it[0], symbol))
         handle(is_fact(atoms, it[0], fact))
-        if fact[0]:
-            found.append(Symbol(symbol[0]))
-        else:
+        holds = fact[0]
+        if not holds:
             handle(contains(held, symbol[0], contained))
-            if contained[0]:
+            holds = contained[0]
+        if holds:
+            if unpacked:
+                handle(read_arguments(symbol[0], args, size))
+                found.append(unpack(args[0], size[0]) if size[0] else [])
+            else:
                 found.append(Symbol(symbol[0]))
         handle(step(atoms, it[0], it))

@@ -32,11 +32,13 @@ def test_the_c_library_reads_what_the_public_api_reads(path, monkeypatch):
     try:
         shown = model.symbols(shown=True)
         signatures = sorted({(s[0], s[1]) for s in control.symbolic_atoms.signatures if s[2]})
-        fast = (symbols.names(shown), symbols.arguments(shown),
-                [symbols.true_atoms(control, model, name, arity) for name, arity in signatures])
+        def read():
+            return (symbols.names(shown), symbols.arguments(shown),
+                    [symbols.true_atoms(control, model, name, arity) for name, arity in signatures],
+                    [symbols.true_arguments(control, model, name, arity) for name, arity in signatures])
+        fast = read()
         monkeypatch.setattr(symbols, "FAST", False)
-        public = (symbols.names(shown), symbols.arguments(shown),
-                  [symbols.true_atoms(control, model, name, arity) for name, arity in signatures])
+        public = read()
     finally:
         handle.cancel()
     assert fast == public
@@ -45,6 +47,7 @@ def test_the_c_library_reads_what_the_public_api_reads(path, monkeypatch):
     assert fast[0] == [s.name for s in shown] and fast[1] == [tuple(s.arguments) for s in shown]
     some = next(atoms for atoms in fast[2] if atoms)
     assert all(model.contains(a) or control.symbolic_atoms[a].is_fact for a in some)
+    assert fast[3] == [[[a._rep for a in atom.arguments] for atom in atoms] for atoms in fast[2]]
 
 
 def test_a_judgement_is_the_same_either_way(monkeypatch):
