@@ -8,7 +8,9 @@ generated *why layer*, written here once for every game:
   split into ``_wI(V) :- B.`` and ``H :- _wI(V).`` (``V``: the body's
   variables), so nothing is grounded twice. ``check`` records the rules of the
   reason atoms (a verdict's first level of reasons) and of the atoms cites
-  pass through; ``trees`` records every rule, for the full graph.
+  pass through; ``trees`` records every rule, for the full graph, but those
+  whose body is plain atoms over the head's variables (the head pins the
+  instance down; the graph reads its body off the answer).
 - **cites**: ``_c_p_n(Args, Clause)`` holds when the clause is on a
   derivation of ``p(Args)``. A rule instance's own clause is the clause
   argument of a judgement head (``forbidden(P, A, "107.2")``), the principle
@@ -46,7 +48,7 @@ from pybridge.cache import combined_key, content_key, save_fingerprints
 from pybridge.encodings import asp_root, banner_id, relative_name
 from pybridge.errors import JudgeError
 
-COMPILER_VERSION = "7"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "8"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -471,6 +473,9 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
 
     # ---- the rules, named and classified
     rules: list[Rule] = []
+    # Rules whose body is plain atoms over the head's variables: given the head, an instance is
+    # ground, and the graph reads whether its body holds off the answer (trees mode records none).
+    ground_by_head: set[int] = set()
     bodies: dict[int, list[ast.AST]] = {}
     heads: dict[int, ast.AST] = {}
     order: list[tuple[str, object]] = []  # ("text", str) or ("rule", index): the program, in order
@@ -487,7 +492,13 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
             if parts is not None:
                 (positive if parts[1] == ast.Sign.NoSign else negative).append(parts[0])
         head = _head_term(named)
-        _variables(head, variables)
+        head_variables: set[str] = set()
+        _variables(head, head_variables)
+        if variables <= head_variables and not _computed(head) and all(
+                (parts := _literal(literal)) is not None and parts[1] in (ast.Sign.NoSign, ast.Sign.Negation)
+                and not _computed(parts[0]) for literal in named.body):
+            ground_by_head.add(len(rules))
+        variables |= head_variables
         own = citeable(banner)
         comparisons = tuple(["cmp", _COMPARISONS.get(lit.atom.guards[0].comparison, "?"),
                              terms.pattern(lit.atom.term), terms.pattern(lit.atom.guards[0].term)]
@@ -688,7 +699,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         if not bodies[rule.index] or rule.support_only:
             return False
         if mode == "trees":
-            return True
+            return rule.index not in ground_by_head
         if rule.signature not in cited or rule.index not in alive or not SPLIT_FOR_CITES:
             return False
         if rule.signature in REASONS:

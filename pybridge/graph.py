@@ -112,9 +112,22 @@ class Graph:
                 if terms.unify(rule.head_pattern, atom, bindings):
                     found.append((rule, bindings))
                 continue
+            if not rule.recorded:  # the head binds every variable: the body's atoms are ground
+                bindings = {}
+                if terms.unify(rule.head_pattern, atom, bindings) and self._body_holds(rule, bindings):
+                    found.append((rule, bindings))
+                continue
             for bindings in self._matches(rule.record, rule, atom):
                 found.append((rule, bindings))
         return found
+
+    def _body_holds(self, rule: Rule, bindings: dict[str, Symbol]) -> bool:
+        """Whether an instance of a rule the compiler did not record holds: its body is plain atoms
+        over the head's variables, so the instance holds when its positive premises do and its
+        negative ones do not, exactly as its record would."""
+        holds = self.answer.holds
+        return all(holds(self._builder(p)(bindings)) for p in rule.positive_patterns) and \
+            not any(holds(self._builder(n)(bindings)) for n in rule.negative_patterns)
 
     def near_supports(self, atom: Symbol) -> list[tuple[NearRule, dict[str, Symbol]]]:
         if not self._near_flags:
