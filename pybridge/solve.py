@@ -288,16 +288,9 @@ def _run_before(compiled: Compiled) -> bool:
 
 
 def _kept(compiled: Compiled, facts: Facts, near: bool) -> tuple[int, ...]:
-    """The statements the specialiser keeps for a run, ``near`` with the near misses. Once the near
-    misses are at hand, one fixpoint over the program and them answers both kinds of run (the same
-    as ever); until then, one over the program alone, so a process need not read them."""
-    if near or compiled.parts.has_near():
-        kept = specialise.kept(_shapes(compiled, near=True), facts.key).statements
-        if near:
-            return kept
-        base = _count(compiled.text)
-        return tuple(i for i in kept if i < base)
-    return specialise.kept(_shapes(compiled, near=False), facts.key).statements
+    """The statements the specialiser keeps for a run, ``near`` with the near misses (a fixpoint
+    over the program alone, and for the near misses one going on from it)."""
+    return specialise.kept(_shapes(compiled, near=near), facts.key).statements
 
 
 def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
@@ -305,16 +298,14 @@ def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
     defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
     less than the second run that a defeater holding would need. Otherwise the run goes without them
     and runs again only if a defeater does hold. Either way the answer is the same. (Defeaters are
-    derived by the program's own statements, so until the near misses are at hand the program alone
-    tells whether one can hold, and they are read only then.)"""
+    derived by the program's own statements: the program alone tells whether one can hold, and the
+    near misses are read only then.)"""
     if not specialise.ENABLED or not compiled.shapes:
         return False
-    alone = not compiled.parts.has_near()
-    kept = specialise.kept(_shapes(compiled, near=not alone), facts.key)
+    kept = specialise.kept(_shapes(compiled, near=False), facts.key)
     if not any(tuple(d) in kept.predicates for d in compiled.defeaters):
         return False
-    if alone:
-        kept = specialise.kept(_shapes(compiled, near=True), facts.key)
+    kept = specialise.kept(_shapes(compiled, near=True), facts.key)
     base = _count(compiled.text)
     near = sum(1 for i in kept.statements if i >= base)
     return near * 10 <= len(kept.statements) - near

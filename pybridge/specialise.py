@@ -190,6 +190,7 @@ class Program:
         compiled program), so that they need not be worked out again."""
         start = extends.size if extends is not None else 0
         self.size = start + len(data)
+        self.extends = extends
         self.results: dict[frozenset, Kept] = {}
         Program.made.add(self)
         if extends is None:
@@ -369,6 +370,10 @@ def text_key(text: str) -> frozenset:
 class Kept(NamedTuple):
     statements: tuple[int, ...]  # the statements that may fire, in program order
     predicates: frozenset[tuple[str, int]]  # the predicates that may have atoms
+    # the fixpoint itself (what each position may hold, which statements fired), for a program that
+    # extends this one to go on from
+    state: dict = {}
+    fired: bytes = b""
 
 
 def forget() -> None:
@@ -379,16 +384,21 @@ def forget() -> None:
 
 def kept(program: Program, key: frozenset) -> Kept:
     """What may fire for facts of this abstract shape (remembered per program: situations of one
-    shape, a batch's say, share the answer)."""
+    shape, a batch's say, share the answer). A program that extends another goes on from the
+    other's fixpoint (check asks of the program alone first, and often of it alone)."""
     hit = program.results.get(key)
     if hit is None:
-        hit = program.results[key] = _kept(program, key)
+        base = kept(program.extends, key) if program.extends is not None else None
+        hit = program.results[key] = _kept(program, key, base)
         if len(program.results) > REMEMBERED:
             program.results.pop(next(iter(program.results)))
     return hit
 
 
-def _kept(program: Program, key: frozenset) -> Kept:
+def _kept(program: Program, key: frozenset, base: Kept | None = None) -> Kept:
+    """The fixpoint over the facts' shape; with ``base``, the fixpoint of the program this one
+    extends for the same facts, from which it goes on: what an extension adds only grows the atoms,
+    so starting from the smaller fixpoint with every added statement awake reaches the same one."""
     state: dict[tuple[str, int], list] = {}
     queue: list[tuple[int, int]] = []  # a heap of (rank, statement)
     queued = bytearray(program.size)
@@ -443,13 +453,19 @@ def _kept(program: Program, key: frozenset) -> Kept:
                     bound[name] = have
         return bound
 
-    for name, arity, arguments in key:
-        add((name, arity), [None if a is None else {a} for a in arguments])
-    wake(i for i in range(program.size) if not program.gates[i])
     # What a statement's gates see only grows, so one that fired once fires at the end too; and every
     # change that could let a statement fire wakes it. So the statements that fired on the way are
     # exactly those that fire at the fixpoint, with no second look at the others.
     fired = bytearray(program.size)
+    if base is not None and len(base.fired) == program.extends.size:
+        for sig, values in base.state.items():
+            state[sig] = [None if v is None else set(v) for v in values]
+        fired[:len(base.fired)] = base.fired
+        wake(range(len(base.fired), program.size))
+    else:
+        for name, arity, arguments in key:
+            add((name, arity), [None if a is None else {a} for a in arguments])
+        wake(i for i in range(program.size) if not program.gates[i])
     while queue:
         _, i = heapq.heappop(queue)
         queued[i] = 0
@@ -461,4 +477,5 @@ def _kept(program: Program, key: frozenset) -> Kept:
             add(sig, [bound.get(a[1]) if type(a) is tuple else (None if a is None else {a})
                       for a in arguments])
     always = program.always
-    return Kept(tuple(i for i in range(program.size) if fired[i] or i in always), frozenset(state))
+    return Kept(tuple(i for i in range(program.size) if fired[i] or i in always), frozenset(state), state,
+                bytes(fired))

@@ -271,6 +271,24 @@ def test_the_worklist_keeps_what_a_round_robin_fixpoint_keeps(path):
         assert specialise._kept(program, facts.key).statements == _round_robin_kept(program, facts.key)
 
 
+@pytest.mark.parametrize("path", RULINGS[::5] + [None], ids=lambda p: "board" if p is None else p.name)
+def test_going_on_from_the_program_alone_reaches_the_fixpoint_made_whole(path):
+    """The program with its near misses, from the fixpoint of the program alone (as check asks of
+    them in turn), keeps what it keeps from scratch, and so does the round-robin fixpoint."""
+    situation = load_situation(path) if path is not None else situation_from_data(board(60, 8))
+    facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
+    for mode in ("check", "trees"):
+        compiled = solve.program(situation.game, mode)
+        alone = specialise.Program(compiled.shapes)
+        extended = specialise.Program(compiled.near_shapes, extends=alone)
+        base = specialise._kept(alone, facts.key)
+        went_on = specialise._kept(extended, facts.key, base)
+        fresh = specialise._kept(extended, facts.key)
+        assert went_on.statements == fresh.statements == _round_robin_kept(extended, facts.key)
+        assert went_on.predicates == fresh.predicates and went_on.fired == fresh.fired
+        assert len(went_on.statements) > len(base.statements)  # the near misses kept something
+
+
 def test_a_statement_with_neither_gate_nor_head_is_kept():
     """A constraint on negated atoms alone (no positive premise, no head) can always fire."""
     text = "p(a).\n:- not q.\nq :- p(b).\nr(X) :- p(X).\n"
