@@ -36,12 +36,7 @@ class Graph:
         self.cites = cites
         self.nodes = Nodes()
         self.rules = answer.compiled.rules
-        self.by_signature: dict[tuple, list[Rule]] = defaultdict(list)
-        for rule in self.rules:
-            self.by_signature[rule.signature].append(rule)
-        self.near_by_rule: dict[int, list[NearRule]] = defaultdict(list)
-        for record in answer.compiled.near:
-            self.near_by_rule[record.rule].append(record)
+        self.by_signature, self.near_by_rule = _tables(answer.compiled)
         self._records: dict[str, dict[tuple, list[list[Symbol]]]] = {}
         self._builders: dict[tuple, object] = {}
         self._expanded: set[str] = set()
@@ -313,6 +308,27 @@ class Graph:
         for c, args in zip(verdict.consequences, sorted(g.atoms("consequence", key), key=lambda a: text(a[2]))):
             c.node = self.expand(args[-1])
             c.cites = sort_clause_ids(self.cites_of(c.node))
+
+
+_tables_made: dict[int, tuple] = {}  # by the compiled program's id, with the program itself
+
+
+def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]]]:
+    """A compiled program's rules by head signature and its near-miss records by rule, made once
+    per program in a process (read only; a few programs at most are live)."""
+    found = _tables_made.get(id(compiled))
+    if found is None or found[0] is not compiled:
+        by_signature: dict[tuple, list[Rule]] = defaultdict(list)
+        for rule in compiled.rules:
+            by_signature[rule.signature].append(rule)
+        near_by_rule: dict[int, list[NearRule]] = defaultdict(list)
+        for record in compiled.near:
+            near_by_rule[record.rule].append(record)
+        found = (compiled, dict(by_signature), dict(near_by_rule))
+        if len(_tables_made) >= 16:
+            _tables_made.clear()
+        _tables_made[id(compiled)] = found
+    return found[1], found[2]
 
 
 def _computed(pattern) -> bool:
