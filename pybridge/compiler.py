@@ -343,6 +343,22 @@ def _computed(term: ast.AST) -> bool:
     return False
 
 
+def _plain(term: ast.AST) -> bool:
+    """A term the graph can build from its variables' values alone: named variables, numbers,
+    strings, constants and functions or tuples of them (no ``_``, arithmetic, interval, pool,
+    external function or ``#inf``/``#sup``)."""
+    kind = term.ast_type
+    if kind == ast.ASTType.Variable:
+        return term.name != "_"
+    if kind == ast.ASTType.SymbolicTerm:
+        symbol = term.symbol
+        return symbol.type in (clingo.SymbolType.Number, clingo.SymbolType.String) or (
+            symbol.type == clingo.SymbolType.Function and symbol.positive)
+    if kind == ast.ASTType.Function:
+        return not term.external and all(_plain(a) for a in term.arguments)
+    return False
+
+
 class _NameAnonymous(ast.Transformer):
     """Give every ``_`` of a rule its own name, so a record may keep it."""
 
@@ -451,11 +467,12 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                  principle_of_banner: Callable[[str], str | None],
                  witnesses: frozenset[Signature] = frozenset(),
                  absent: frozenset[Signature] = frozenset(),
-                 defeaters: frozenset[Signature] = frozenset()) -> Compiled:
+                 defeaters: frozenset[Signature] = frozenset(), record_every_rule: bool = False) -> Compiled:
     """Compile ``entry`` for ``mode``: ``check`` (cites and first-level reasons) or ``trees``
     (every rule recorded). ``clause_kind(id)`` says whether a clause is cited (``"rule"``);
     ``principle_of_banner(id)`` names the principle a core banner states, if any; ``defeaters``
-    are the game's own, besides :data:`DEFEATERS`."""
+    are the game's own, besides :data:`DEFEATERS`. ``record_every_rule``: in trees mode, record the
+    rules whose head pins their instance down too (the tests compare the graphs either way)."""
     defeaters = DEFEATERS | defeaters
     statements = parse_rules(entry)
     sig_of = _Signatures()
@@ -494,9 +511,9 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         head = _head_term(named)
         head_variables: set[str] = set()
         _variables(head, head_variables)
-        if variables <= head_variables and not _computed(head) and all(
+        if not record_every_rule and variables <= head_variables and _plain(head) and all(
                 (parts := _literal(literal)) is not None and parts[1] in (ast.Sign.NoSign, ast.Sign.Negation)
-                and not _computed(parts[0]) for literal in named.body):
+                and _plain(parts[0]) for literal in named.body):
             ground_by_head.add(len(rules))
         variables |= head_variables
         own = citeable(banner)

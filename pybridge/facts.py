@@ -58,21 +58,28 @@ _MADE: dict[tuple[type, Any], Term] = {}
 _MADE_AT_MOST = 20_000
 
 
-def _made(kind: type, value: Any, make) -> Term:
-    found = _MADE.get((kind, value))
+def _made(value: Any, make) -> Term:
+    key = (type(value), value)  # True == 1, but they are not the same term
+    found = _MADE.get(key)
     if found is None:
         if len(_MADE) >= _MADE_AT_MOST:
             _MADE.clear()
-        found = _MADE[(kind, value)] = make(value)
+        found = _MADE[key] = make(value)
     return found
 
 
+def _leaf(symbol: Symbol, value: str | None, parts: tuple) -> Term:
+    # Made once per process each: the Symbol at once (clingo refuses what it cannot hold, as it
+    # did when facts were Symbols), and the text as clingo prints it.
+    return Term(str(symbol), value, parts, symbol)
+
+
 def constant(name: str) -> Term:
-    return _made(str, name, lambda n: Term(n, n, ("constant", n)))
+    return _made(name, lambda n: _leaf(Function(n), n, ("constant", n)))
 
 
 def number(value: int) -> Term:
-    return _made(int, value, lambda v: Term(str(v), NUMBER, ("number", v)))
+    return _made(value, lambda v: _leaf(Number(v), NUMBER, ("number", v)))
 
 
 def string(value: str) -> Term:
@@ -144,6 +151,11 @@ class FactSet:
     @cached_property
     def _texts(self) -> frozenset[str]:
         return frozenset([f.text for f in self.facts])
+
+    @cached_property
+    def signatures(self) -> frozenset[tuple[str, int]]:
+        """The predicates the facts are of (name, arity)."""
+        return frozenset((f._parts[1][0], len(f._parts[1][1])) for f in self.facts)
 
     def __iter__(self) -> Iterator[Symbol]:
         return iter(self.symbols)

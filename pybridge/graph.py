@@ -1,9 +1,11 @@
 """The full justification graph, read from the trees program's records.
 
-Every rule of the trees program is recorded (``_wI(V...)``, see
+The rules of the trees program are recorded (``_wI(V...)``, see
 :mod:`pybridge.compiler`); an atom's derivations are the records of the rules
 whose head it matches, found through the ground program (only the rules an
-atom asks about are read). An absent atom a derivation relied on is opened up
+atom asks about are read). A rule whose body is plain atoms over its head's
+variables is not recorded: given the head, its body is ground, and whether it
+holds is read off the answer. An absent atom a derivation relied on is opened up
 to its near derivations when something overrode it. The cites of a verdict
 are gathered from its nodes with the same rule as ``check`` reads them from
 the why layer, so the two must agree (a test holds them to it).

@@ -127,18 +127,26 @@ class Answer:
     time_limit: float = 0.0
     _handle: ExitStack | None = field(default=None, repr=False)
     _fact_idents: frozenset[int] | None = field(default=None, repr=False)
+    _facts_known: dict[int, bool] = field(default_factory=dict, repr=False)
     _model: clingo.Model | None = field(default=None, repr=False)
 
     def atoms(self, name: str) -> list[clingo.Symbol]:
         return self.shown.get(name, [])
 
     def is_fact(self, atom: clingo.Symbol) -> bool:
-        """Whether ``atom`` is one of the situation's facts (only the graph asks)."""
-        if isinstance(self.given, FactSet):
-            return atom in self.given
-        if self._fact_idents is None:
-            self._fact_idents = frozenset(map(terms.ident, self.given))
-        return terms.ident(atom) in self._fact_idents
+        """Whether ``atom`` is one of the situation's facts (only the graph asks, of every atom it
+        meets, some many times: the answer is remembered per atom)."""
+        key = terms.ident(atom)
+        found = self._facts_known.get(key)
+        if found is None:
+            if isinstance(self.given, FactSet):
+                found = terms.signature_of(atom) in self.given.signatures and atom in self.given
+            else:
+                if self._fact_idents is None:
+                    self._fact_idents = frozenset(map(terms.ident, self.given))
+                found = key in self._fact_idents
+            self._facts_known[key] = found
+        return found
 
     def lookup(self, name: str, arity: int) -> Iterable[clingo.Symbol]:
         """Every atom of a signature in the answer (trees mode: read from the ground program)."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 import heapq
 import os
 import re
+import threading
 import weakref
 from collections import defaultdict
 from typing import Iterable, NamedTuple, Sequence
@@ -192,6 +193,7 @@ class Program:
         self.size = start + len(data)
         self.extends = extends
         self.results: dict[frozenset, Kept] = {}
+        self.fixpoints: dict[frozenset, _Fixpoint] = {}
         Program.made.add(self)
         if extends is None:
             self.always = frozenset()
@@ -370,16 +372,28 @@ def text_key(text: str) -> frozenset:
 class Kept(NamedTuple):
     statements: tuple[int, ...]  # the statements that may fire, in program order
     predicates: frozenset[tuple[str, int]]  # the predicates that may have atoms
-    # the fixpoint itself (what each position may hold, which statements fired), for a program that
-    # extends this one to go on from
-    state: dict = {}
-    fired: bytes = b""
+
+
+class _Fixpoint(NamedTuple):
+    """A fixpoint itself, for a program that extends this one to go on from: what each argument
+    position may hold, and which statements fired."""
+
+    state: dict
+    fired: bytes
 
 
 def forget() -> None:
     """Drop every remembered answer (the benchmark measures the work for a new situation)."""
-    for program in list(Program.made):
-        program.results.clear()
+    with _remembering:
+        for program in list(Program.made):
+            program.results.clear()
+            program.fixpoints.clear()
+
+
+_remembering = threading.Lock()  # the API may be called from several threads
+# Fixpoints kept per program for its extension to go on from: a few hundred kilobytes each on a
+# large board, and the extension asks right after the program alone, for the same facts.
+FIXPOINTS_KEPT = 4
 
 
 def kept(program: Program, key: frozenset) -> Kept:
@@ -388,14 +402,23 @@ def kept(program: Program, key: frozenset) -> Kept:
     other's fixpoint (check asks of the program alone first, and often of it alone)."""
     hit = program.results.get(key)
     if hit is None:
-        base = kept(program.extends, key) if program.extends is not None else None
-        hit = program.results[key] = _kept(program, key, base)
-        if len(program.results) > REMEMBERED:
-            program.results.pop(next(iter(program.results)))
+        start = None
+        if program.extends is not None:
+            kept(program.extends, key)
+            start = program.extends.fixpoints.get(key)
+        hit, reached = _kept(program, key, start)
+        with _remembering:
+            program.results[key] = hit
+            if len(program.results) > REMEMBERED:
+                program.results.pop(next(iter(program.results)))
+            if program.extends is None:  # a program that may be extended keeps its latest fixpoints
+                program.fixpoints[key] = reached
+                if len(program.fixpoints) > FIXPOINTS_KEPT:
+                    program.fixpoints.pop(next(iter(program.fixpoints)))
     return hit
 
 
-def _kept(program: Program, key: frozenset, base: Kept | None = None) -> Kept:
+def _kept(program: Program, key: frozenset, base: _Fixpoint | None = None) -> tuple[Kept, _Fixpoint]:
     """The fixpoint over the facts' shape; with ``base``, the fixpoint of the program this one
     extends for the same facts, from which it goes on: what an extension adds only grows the atoms,
     so starting from the smaller fixpoint with every added statement awake reaches the same one."""
@@ -477,5 +500,5 @@ def _kept(program: Program, key: frozenset, base: Kept | None = None) -> Kept:
             add(sig, [bound.get(a[1]) if type(a) is tuple else (None if a is None else {a})
                       for a in arguments])
     always = program.always
-    return Kept(tuple(i for i in range(program.size) if fired[i] or i in always), frozenset(state), state,
-                bytes(fired))
+    return (Kept(tuple(i for i in range(program.size) if fired[i] or i in always), frozenset(state)),
+            _Fixpoint(state, bytes(fired)))

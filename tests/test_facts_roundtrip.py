@@ -108,3 +108,19 @@ def test_the_facts_text_and_shape_are_those_of_their_symbols(path):
     symbols = list(made)
     assert made.text == render(symbols)
     assert made.key == specialise.facts_key(symbols)
+
+
+def test_a_number_is_known_by_its_type_as_well_as_its_value(monkeypatch):
+    """True == 1 in Python, but a situation built in code may hold either: each is what clingo's
+    Number makes of it, and neither takes the other's place in the memo."""
+    from clingo import Number
+
+    from pybridge import facts
+
+    monkeypatch.setattr(facts, "_MADE", {})
+    assert facts.number(True).text == "1" and facts.number(True).symbol == Number(1)
+    assert facts.number(1).text == "1" and facts.constant("true").text == "true"
+    assert facts.term(True).text == "true" and facts.term(1).text == "1"
+    for value, error in ((2.5, TypeError), (2 ** 40, OverflowError)):  # what clingo refuses, refused
+        with pytest.raises(error):
+            facts.number(value)

@@ -268,7 +268,7 @@ def test_the_worklist_keeps_what_a_round_robin_fixpoint_keeps(path):
     facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
     for mode in ("check", "trees"):
         program = solve._shapes(solve.program(situation.game, mode), near=True)
-        assert specialise._kept(program, facts.key).statements == _round_robin_kept(program, facts.key)
+        assert specialise._kept(program, facts.key)[0].statements == _round_robin_kept(program, facts.key)
 
 
 @pytest.mark.parametrize("path", RULINGS[::5] + [None], ids=lambda p: "board" if p is None else p.name)
@@ -281,12 +281,29 @@ def test_going_on_from_the_program_alone_reaches_the_fixpoint_made_whole(path):
         compiled = solve.program(situation.game, mode)
         alone = specialise.Program(compiled.shapes)
         extended = specialise.Program(compiled.near_shapes, extends=alone)
-        base = specialise._kept(alone, facts.key)
-        went_on = specialise._kept(extended, facts.key, base)
-        fresh = specialise._kept(extended, facts.key)
+        base, reached = specialise._kept(alone, facts.key)
+        went_on, went_on_fixpoint = specialise._kept(extended, facts.key, reached)
+        fresh, fresh_fixpoint = specialise._kept(extended, facts.key)
         assert went_on.statements == fresh.statements == _round_robin_kept(extended, facts.key)
-        assert went_on.predicates == fresh.predicates and went_on.fired == fresh.fired
+        assert went_on.predicates == fresh.predicates and went_on_fixpoint == fresh_fixpoint
         assert len(went_on.statements) > len(base.statements)  # the near misses kept something
+
+
+def test_only_the_latest_fixpoints_of_a_program_alone_are_kept():
+    """A fixpoint is a few hundred kilobytes on a large board: the program alone keeps its latest few
+    for the near misses to go on from, and the program with them keeps none."""
+    compiled = solve.program("berserk", "check")
+    alone = specialise.Program(compiled.shapes)
+    extended = specialise.Program(compiled.near_shapes, extends=alone)
+    keys = [solve.Facts(situation_facts(project(situation_from_data(board(n, h))), load_game("berserk"))).key
+            for n, h in [(10, 0), (10, 3), (30, 0), (30, 3), (60, 0), (60, 3)]]
+    assert len(set(keys)) == len(keys)
+    for key in keys:
+        assert specialise.kept(extended, key) == specialise._kept(extended, key)[0]
+    assert list(alone.fixpoints) == keys[-specialise.FIXPOINTS_KEPT:] and not extended.fixpoints
+    assert len(alone.results) == len(extended.results) == len(keys)
+    specialise.forget()
+    assert not alone.fixpoints and not alone.results and not extended.results
 
 
 def test_a_statement_with_neither_gate_nor_head_is_kept():
@@ -294,7 +311,7 @@ def test_a_statement_with_neither_gate_nor_head_is_kept():
     text = "p(a).\n:- not q.\nq :- p(b).\nr(X) :- p(X).\n"
     statements = parse_program(text)
     program = specialise.Program(specialise.shapes(statements))
-    kept = specialise._kept(program, frozenset()).statements
+    kept = specialise._kept(program, frozenset())[0].statements
     assert kept == _round_robin_kept(program, frozenset())
     assert [str(statements[i]) for i in kept if i] == ["p(a).", "#false :- not q.", "r(X) :- p(X)."]
 
