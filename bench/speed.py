@@ -13,9 +13,14 @@ shape is forgotten before every run, so each run pays for it as a new situation 
 and the ratios to the floor, the size of `check --json`, and, for cold processes, the CPU time of
 `ccg-judge check S --json` against `python -m clingo main.lp facts.lp`, and peak RSS.
 Situations: every ruling file (as one group per game) and generated Berserk boards of 10, 30, 60 and
-120 cards with 0, 3 and 8 hidden cards (bench/boards.py, fixed seed). Times are CPU times of this
-process (or of the child, for cold runs), so other load on the machine matters less than for wall
-time; read the ratios, which are measured in the same run.
+120 cards with 0, 3 and 8 hidden cards (bench/boards.py, fixed seed). Times are CPU times of the
+measuring process (or of the child, for cold runs), so other load on the machine matters less than
+for wall time; read the ratios, which are measured in the same process.
+
+Each row is measured in a process of its own: clingo 5 keeps every symbol it makes for the life of
+the process, so a process that has judged other large boards grounds slower, plain clingo as much as
+ccg-judge (the floor of the 60-card board, 57 ms in a new process, was 132 ms after 30 plain runs of
+120-card boards with other card ids). `ccg-judge batch` recycles its workers for the same reason.
 """
 
 from __future__ import annotations
@@ -155,35 +160,57 @@ HEADER = (f"{'situations':<16}  {'verd.':>5}  {'floor p50':>7} {'p99':>7}  {'che
           f"  {'trees p50':>7} {'p99':>7} {'/floor':>6}  {'explain':>7} {'p99':>7} {'/floor':>6}  {'json KB':>8}")
 
 
+def measure_row(spec: str, repeat: int, quick: bool) -> dict[str, list[float]]:
+    """One row of the table, measured in this process: ``rulings:GAME`` (each ruling file of the
+    game contributes its medians, so the row's figures are medians of medians) or
+    ``board:CARDS:HIDDEN``."""
+    kind, *rest = spec.split(":")
+    if kind == "board":
+        return measure(situation_from_data(board(int(rest[0]), int(rest[1]))), repeat)
+    merged: dict[str, list] = {}
+    for path in ruling_files([ROOT / "tests" / "rulings"])[:: 4 if quick else 1]:
+        situation = load_situation(path)
+        if situation.game != rest[0]:
+            continue
+        for k, v in measure(situation, max(3, repeat // 3)).items():
+            merged.setdefault(k, []).append(statistics.median(v) if v else None)
+    merged = {k: [x for x in v if x is not None] for k, v in merged.items()}
+    merged["json_kb"] = [statistics.median(merged["json_kb"])]
+    merged["verdicts"] = [statistics.median(merged["verdicts"])]
+    return merged
+
+
+def in_a_process_of_its_own(spec: str, repeat: int, quick: bool) -> dict[str, list[float]]:
+    command = [sys.executable, str(Path(__file__).resolve()), "--row", spec, "--repeat", str(repeat)]
+    run = subprocess.run(command + (["--quick"] if quick else []), capture_output=True, text=True, cwd=ROOT)
+    if run.returncode != 0:
+        raise SystemExit(f"measuring {spec} failed:\n{run.stderr}")
+    return json.loads(run.stdout)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer boards and repeats")
     parser.add_argument("--repeat", type=int, default=None, help="runs per situation and column")
+    parser.add_argument("--row", help=argparse.SUPPRESS)  # one row, in a process of its own, as JSON
     args = parser.parse_args()
     repeat = args.repeat or (5 if args.quick else 11)
     os.chdir(ROOT)
+    if args.row:
+        print(json.dumps(measure_row(args.row, repeat, args.quick)))
+        return
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
           f"clingo {clingo.__version__}; CPU ms per situation, medians of {repeat} interleaved runs")
     print(HEADER)
-    by_game: dict[str, dict[str, list[float]]] = {}
-    rulings = ruling_files([ROOT / "tests" / "rulings"])
-    for path in rulings[:: 4 if args.quick else 1]:
-        situation = load_situation(path)
-        times = measure(situation, max(3, repeat // 3))
-        merged = by_game.setdefault(situation.game, {k: [] for k in times})
-        for k, v in times.items():
-            # each situation contributes its median, so the group's figures are medians of medians
-            merged[k].append(statistics.median(v) if v else None)
-    for game, merged in sorted(by_game.items()):
-        merged = {k: [x for x in v if x is not None] for k, v in merged.items()}
-        merged["json_kb"] = [statistics.median(merged["json_kb"])]
-        merged["verdicts"] = [statistics.median(merged["verdicts"])]
-        print(row(f"rulings {game} ({len(merged['floor'])})", merged))
+    games = sorted({load_situation(p).game for p in ruling_files([ROOT / "tests" / "rulings"])})
+    for game in games:
+        merged = in_a_process_of_its_own(f"rulings:{game}", repeat, args.quick)
+        print(row(f"rulings {game} ({len(merged['floor'])})", merged), flush=True)
     boards = {}
     for cards, hidden in (QUICK_SIZES if args.quick else SIZES):
-        data = board(cards, hidden)
-        boards[(cards, hidden)] = data
-        print(row(f"board {cards}/{hidden} hidden", measure(situation_from_data(data), repeat)), flush=True)
+        boards[(cards, hidden)] = board(cards, hidden)
+        times = in_a_process_of_its_own(f"board:{cards}:{hidden}", repeat, args.quick)
+        print(row(f"board {cards}/{hidden} hidden", times), flush=True)
     print()
     with tempfile.TemporaryDirectory() as tmp:
         for name, path in (("example", ROOT / "examples" / "berserk" / "first-turn-rush.yaml"),
