@@ -38,7 +38,8 @@ class Graph:
         self.cites = cites
         self.nodes = Nodes()
         self.rules = answer.compiled.rules
-        self.by_signature, self.near_by_rule = _tables(answer.compiled)
+        self.by_signature, self.near_by_rule, self._shapes = _tables(answer.compiled)
+        self._heads_for: dict[tuple, list[Rule]] = {}
         self._records: dict[str, dict[tuple, list[list[Symbol]]]] = {}
         self._builders: dict[tuple, object] = {}
         self._expanded: set[str] = set()
@@ -96,9 +97,23 @@ class Graph:
             build = self._builders[key] = terms.builder(pattern)
         return build
 
+    def _rules_for(self, atom: Symbol) -> list[Rule]:
+        """The rules whose head may match the atom: of its predicate, and agreeing with it on each
+        argument's constant or functor (a first look, before unify, which would refuse the others;
+        the rules of a judgement predicate are many)."""
+        _, name, arguments = terms.read(atom)
+        key = (name, len(arguments), tuple(map(_shape_of_symbol, arguments)))
+        found = self._heads_for.get(key)
+        if found is None:
+            shapes = self._shapes
+            found = self._heads_for[key] = [
+                r for r in self.by_signature.get((name, len(arguments)), ())
+                if all(want is None or want == have for want, have in zip(shapes[r.index], key[2]))]
+        return found
+
     def supports(self, atom: Symbol) -> list[tuple[Rule, dict[str, Symbol]]]:
         found = []
-        for rule in self.by_signature.get(terms.signature_of(atom), ()):
+        for rule in self._rules_for(atom):
             if rule.support_only:  # rests_on/2: the supporting atoms, found in the answer
                 bindings = {}
                 if terms.unify(rule.head_pattern, atom, bindings):
@@ -133,7 +148,7 @@ class Graph:
         if not self.answer.holds(flag):
             return []
         found = []
-        for rule in self.by_signature.get(terms.signature_of(atom), ()):
+        for rule in self._rules_for(atom):
             for record in self.near_by_rule.get(rule.index, ()):
                 for bindings in self._matches(record.name, rule, atom):
                     found.append((record, bindings))
@@ -315,9 +330,10 @@ class Graph:
 _tables_made: dict[int, tuple] = {}  # by the compiled program's id, with the program itself
 
 
-def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]]]:
-    """A compiled program's rules by head signature and its near-miss records by rule, made once
-    per program in a process (read only; a few programs at most are live)."""
+def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]], dict[int, tuple]]:
+    """A compiled program's rules by head signature, its near-miss records by rule, and each rule's
+    head arguments as :func:`_shape_of_pattern` gives them, made once per program in a process (read
+    only; a few programs at most are live)."""
     found = _tables_made.get(id(compiled))
     if found is None or found[0] is not compiled:
         by_signature: dict[tuple, list[Rule]] = defaultdict(list)
@@ -326,11 +342,31 @@ def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]
         near_by_rule: dict[int, list[NearRule]] = defaultdict(list)
         for record in compiled.near:
             near_by_rule[record.rule].append(record)
-        found = (compiled, dict(by_signature), dict(near_by_rule))
+        shapes = {r.index: tuple(map(_shape_of_pattern, r.head_pattern[2])) if r.head_pattern[0] == "f" else ()
+                  for r in compiled.rules}
+        found = (compiled, dict(by_signature), dict(near_by_rule), shapes)
         if len(_tables_made) >= 16:
             _tables_made.clear()
         _tables_made[id(compiled)] = found
-    return found[1], found[2]
+    return found[1], found[2], found[3]
+
+
+def _shape_of_pattern(pattern) -> tuple | None:
+    """What an argument of a head must be, at its top: a number or string, a function of a name and
+    arity (a tuple's name is empty), or None for anything (a variable, arithmetic)."""
+    tag = pattern[0]
+    if tag in ("n", "s"):
+        return (tag, pattern[1])
+    if tag == "f":
+        return ("f", pattern[1], len(pattern[2]))
+    if tag == "t":
+        return ("f", "", len(pattern[1]))
+    return None
+
+
+def _shape_of_symbol(symbol: Symbol) -> tuple:
+    kind, value, arguments = terms.read(symbol)
+    return ("f", value, len(arguments)) if kind == "f" else (kind, value)
 
 
 def _computed(pattern) -> bool:
