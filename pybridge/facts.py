@@ -34,13 +34,13 @@ class Term:
 
     @property
     def symbol(self) -> Symbol:
-        if self._symbol is None:
+        if self._symbol is None:  # a function or a string: constants and numbers have theirs
             kind, value = self._parts
             if kind == "function":
                 name, args = value
                 self._symbol = Function(name, [a.symbol for a in args])
             else:
-                self._symbol = {"constant": Function, "number": Number, "string": String}[kind](value)
+                self._symbol = String(value)
         return self._symbol
 
     def __str__(self) -> str:
