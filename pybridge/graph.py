@@ -40,7 +40,7 @@ class Graph:
         self.rules = answer.compiled.rules
         self.by_signature, self.near_by_rule, self._shapes = _tables(answer.compiled)
         self._heads_for: dict[tuple, list[Rule]] = {}
-        self._records: dict[str, dict[tuple, list[list[Symbol]]]] = {}
+        self._records: dict[str, dict[tuple, list[list[int]]]] = {}  # see _index
         self._builders: dict[tuple, object] = {}
         self._expanded: set[str] = set()
         self._cites: dict[str, frozenset[str]] = {}
@@ -136,7 +136,8 @@ class Graph:
     def _body_holds(self, rule: Rule, bindings: dict[str, Symbol]) -> bool:
         """Whether an instance of a rule the compiler did not record holds: its body is plain atoms
         over the head's variables, so the instance holds when its positive premises do and its
-        negative ones do not, exactly as its record would."""
+        negative ones do not, exactly as its record would. (Built strictly, not by _premises, which
+        leaves out what it cannot build: a premise this cannot build is a defect to hear of.)"""
         holds = self.answer.holds
         return all(holds(self._builder(p)(bindings)) for p in rule.positive_patterns) and \
             not any(holds(self._builder(n)(bindings)) for n in rule.negative_patterns)
