@@ -151,7 +151,7 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
     viewed = project(s)
-    answer = _solve(situation, s.game, situation_facts(viewed, game), "trees", time_limit, _expected(viewed, game))
+    answer = _solve(situation, s.game, situation_facts(viewed, game), "explain", time_limit, _expected(viewed, game))
     grouped = group(answer)
     wanted = normalise_action(action)
     keys = [k for k, (_, act) in grouped.pairs.items() if normalise_action(text(act)) == wanted]

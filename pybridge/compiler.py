@@ -8,9 +8,14 @@ generated *why layer*, written here once for every game:
   split into ``_wI(V) :- B.`` and ``H :- _wI(V).`` (``V``: the body's
   variables), so nothing is grounded twice. ``check`` records the rules of the
   reason atoms (a verdict's first level of reasons) and of the atoms cites
-  pass through; ``trees`` records every rule, for the full graph, but those
-  whose body is plain atoms over the head's variables (the head pins the
-  instance down; the graph reads its body off the answer).
+  pass through. The graph (:mod:`pybridge.graph`) can find most instances by
+  itself, matching a body of plain atoms, their negations and comparisons
+  against the answer (:func:`_joinable`). ``explain`` (one verdict's graph)
+  records only the rules it cannot match: an aggregate, a conditional
+  literal, arithmetic inside an atom and the like. ``trees`` (every
+  verdict's graph) records those too, and every rule whose head leaves a
+  variable open: reading its records in bulk costs less than matching each
+  atom of every verdict.
 - **cites**: ``_c_p_n(Args, Clause)`` holds when the clause is on a
   derivation of ``p(Args)``. A rule instance's own clause is the clause
   argument of a judgement head (``forbidden(P, A, "107.2")``), the principle
@@ -48,9 +53,12 @@ from pybridge.cache import combined_key, content_key, save_fingerprints
 from pybridge.encodings import asp_root, banner_id, relative_name
 from pybridge.errors import JudgeError
 
-COMPILER_VERSION = "8"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "9"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
+
+# The modes whose answers the graph reads (pybridge.graph): every verdict's (trees) or one (explain).
+GRAPH_MODES = frozenset({"trees", "explain"})
 
 # Core judgement atoms and the argument that names the clause that decided them.
 CLAUSE_ARGUMENT: dict[Signature, int] = {
@@ -192,6 +200,9 @@ class Compiled:
     principles: dict[str, str]
     defeaters: tuple[Signature, ...]
     base_shown: frozenset[Signature] = frozenset()  # what the rules base itself shows (#show)
+    # Predicates some statement other than a rule with one atom for its head derives (a choice, a
+    # disjunction, an #external); ANY_HEAD among them: some head could not be read.
+    other_heads: frozenset[Signature] = frozenset()
     absent: tuple[Signature, ...] = ()  # witness predicates the why layer assumed to have no atoms
     witnesses: tuple[Signature, ...] = ()  # the witness predicates (shown, so a run can check them)
     # per statement of text, what pybridge.specialise reads of it, and the rank it gives it
@@ -227,6 +238,7 @@ class Compiled:
         return {"game": self.game, "mode": self.mode, "text": self.text,
                 "principles": self.principles, "defeaters": [list(d) for d in self.defeaters],
                 "base_shown": sorted(list(s) for s in self.base_shown),
+                "other_heads": sorted(list(s) for s in self.other_heads),
                 "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
                 "shapes": self.shapes, "ranks": self.ranks}
 
@@ -243,6 +255,7 @@ class Compiled:
         return cls(game=data["game"], mode=data["mode"], text=data["text"],
                    principles=dict(data["principles"]), defeaters=tuple(tuple(d) for d in data["defeaters"]),
                    base_shown=frozenset(tuple(x) for x in data["base_shown"]),
+                   other_heads=frozenset(tuple(x) for x in data["other_heads"]),
                    absent=tuple(tuple(w) for w in data["absent"]),
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
                    shapes=data["shapes"], ranks=data["ranks"], parts=Parts(read=read))
@@ -283,6 +296,26 @@ def _head_term(rule: ast.AST) -> ast.AST | None:
         if signature(term)[0]:
             return term
     return None
+
+
+ANY_HEAD: Signature = ("", -1)
+
+
+def _derives(statement: ast.AST) -> set[Signature]:
+    """The predicates a statement that is not a rule of one atom may derive: a choice's, a
+    disjunction's or an #external's atoms (:data:`ANY_HEAD` where a head cannot be read)."""
+    if statement.ast_type == ast.ASTType.Rule:
+        head = statement.head
+    elif statement.ast_type == ast.ASTType.External:
+        head = statement.atom
+    else:
+        return set()
+    atoms: list = []
+    try:
+        specialise.head_atoms(head, atoms)
+    except ValueError:
+        return {ANY_HEAD}
+    return {(name, arity) for name, arity, _ in atoms}
 
 
 def _literal(literal: ast.AST) -> tuple[ast.AST, ast.Sign] | None:
@@ -357,6 +390,65 @@ def _plain(term: ast.AST) -> bool:
     if kind == ast.ASTType.Function:
         return not term.external and all(_plain(a) for a in term.arguments)
     return False
+
+
+def _evaluable(term: ast.AST) -> bool:
+    """A :func:`_plain` term, or arithmetic over such terms: what the graph can build once its
+    variables are bound (no ``_``, interval, pool, external function or ``#inf``/``#sup``)."""
+    kind = term.ast_type
+    if kind == ast.ASTType.BinaryOperation:
+        return term.operator_type in terms.OPERATORS and _evaluable(term.left) and _evaluable(term.right)
+    if kind == ast.ASTType.UnaryOperation:
+        return term.operator_type in (ast.UnaryOperator.Minus, ast.UnaryOperator.Absolute) and \
+            _evaluable(term.argument)
+    if kind == ast.ASTType.Function:
+        return not term.external and all(_evaluable(a) for a in term.arguments)
+    return _plain(term)
+
+
+def _joinable(body: Iterable[ast.AST]) -> bool:
+    """Whether the graph can find a rule's instances by matching its body against the answer
+    (:meth:`pybridge.graph.Graph.instances`), so that trees mode need not record them: every literal
+    is a plain atom, the negation of one, or a comparison of :func:`_evaluable` terms; and every
+    variable is bound by a positive atom or by an equation whose other side is bound (``D = X - Y``)
+    before a negation or a comparison needs it. The graph binds variables exactly so."""
+    bound: set[str] = set()
+    needed: list[set[str]] = []  # the variables of each negation and comparison
+    equations: list[tuple[ast.AST, set[str], ast.AST, set[str]]] = []
+    for literal in body:
+        parts = _literal(literal)
+        if parts is not None:
+            term, sign = parts
+            if sign not in (ast.Sign.NoSign, ast.Sign.Negation) or not _plain(term):
+                return False
+            found: set[str] = set()
+            _variables(term, found)
+            if sign == ast.Sign.NoSign:
+                bound |= found
+            else:
+                needed.append(found)
+        elif _comparison(literal):
+            guard = literal.atom.guards[0]
+            left, right = literal.atom.term, guard.term
+            if not (_evaluable(left) and _evaluable(right)):
+                return False
+            on_left, on_right = set(), set()
+            _variables(left, on_left)
+            _variables(right, on_right)
+            needed.append(on_left | on_right)
+            if guard.comparison == ast.ComparisonOperator.Equal:
+                equations.append((left, on_left, right, on_right))
+        else:
+            return False
+    changed = True
+    while changed:  # an equation binds a plain side once the other side is bound
+        changed = False
+        for left, on_left, right, on_right in equations:
+            for side, its, other in ((left, on_left, on_right), (right, on_right, on_left)):
+                if other <= bound and not its <= bound and _plain(side):
+                    bound |= its
+                    changed = True
+    return all(variables <= bound for variables in needed)
 
 
 class _NameAnonymous(ast.Transformer):
@@ -468,11 +560,12 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                  witnesses: frozenset[Signature] = frozenset(),
                  absent: frozenset[Signature] = frozenset(),
                  defeaters: frozenset[Signature] = frozenset(), record_every_rule: bool = False) -> Compiled:
-    """Compile ``entry`` for ``mode``: ``check`` (cites and first-level reasons) or ``trees``
-    (every rule recorded). ``clause_kind(id)`` says whether a clause is cited (``"rule"``);
-    ``principle_of_banner(id)`` names the principle a core banner states, if any; ``defeaters``
-    are the game's own, besides :data:`DEFEATERS`. ``record_every_rule``: in trees mode, record the
-    rules whose head pins their instance down too (the tests compare the graphs either way)."""
+    """Compile ``entry`` for ``mode``: ``check`` (cites and first-level reasons), ``trees`` (every
+    verdict's graph) or ``explain`` (one verdict's graph). ``clause_kind(id)`` says whether a clause
+    is cited (``"rule"``); ``principle_of_banner(id)`` names the principle a core banner states, if
+    any; ``defeaters`` are the game's own, besides :data:`DEFEATERS`. ``record_every_rule``: in trees
+    and explain modes, record the rules the graph could match itself too (the tests compare the
+    graphs either way)."""
     defeaters = DEFEATERS | defeaters
     statements = parse_rules(entry)
     sig_of = _Signatures()
@@ -490,16 +583,21 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
 
     # ---- the rules, named and classified
     rules: list[Rule] = []
-    # Rules whose body is plain atoms over the head's variables: given the head, an instance is
-    # ground, and the graph reads whether its body holds off the answer (trees mode records none).
-    ground_by_head: set[int] = set()
+    # Rules whose instances the graph can find by matching their bodies against the answer (see
+    # _joinable): explain mode records none of them; trees mode, only those whose head pins the
+    # instance down (every variable is the head's), since it reads the records of every verdict's
+    # graph in bulk, which costs less than matching each of its atoms.
+    joined: set[int] = set()
+    pinned: set[int] = set()
     bodies: dict[int, list[ast.AST]] = {}
     heads: dict[int, ast.AST] = {}
     order: list[tuple[str, object]] = []  # ("text", str) or ("rule", index): the program, in order
+    other_heads: set[Signature] = set()  # what statements other than rules of one atom derive
     for statement, banner, filename in statements:
         term = _head_term(statement) if statement.ast_type == ast.ASTType.Rule else None
         if term is None:
             order.append(("text", str(statement)))
+            other_heads |= _derives(statement)
             continue
         named = _NameAnonymous()(statement) if statement.body else statement
         positive, negative, variables = [], [], set()
@@ -511,10 +609,10 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         head = _head_term(named)
         head_variables: set[str] = set()
         _variables(head, head_variables)
-        if not record_every_rule and variables <= head_variables and _plain(head) and all(
-                (parts := _literal(literal)) is not None and parts[1] in (ast.Sign.NoSign, ast.Sign.Negation)
-                and _plain(parts[0]) for literal in named.body):
-            ground_by_head.add(len(rules))
+        if not record_every_rule and _evaluable(head) and _joinable(named.body):
+            joined.add(len(rules))
+            if variables <= head_variables and _plain(head):
+                pinned.add(len(rules))
         variables |= head_variables
         own = citeable(banner)
         comparisons = tuple(["cmp", _COMPARISONS.get(lit.atom.guards[0].comparison, "?"),
@@ -716,7 +814,9 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         if not bodies[rule.index] or rule.support_only:
             return False
         if mode == "trees":
-            return rule.index not in ground_by_head
+            return rule.index not in pinned
+        if mode == "explain":
+            return rule.index not in joined
         if rule.signature not in cited or rule.index not in alive or not SPLIT_FOR_CITES:
             return False
         if rule.signature in REASONS:
@@ -758,7 +858,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         theirs once per predicate where their rules share them, else per rule. Then cites from
         premises (a judgement premise passes on the clause it names too). In trees mode justify reads
         every record and gathers cites from the graph itself, so nothing is made."""
-        if mode == "trees":
+        if mode in GRAPH_MODES:
             return
         for sig in sorted(predicates):
             group = [r for r in by_signature.get(sig, ()) if r.index in alive]
@@ -844,6 +944,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     indexed = specialise.Program(shapes)  # the ranks it finds are kept, for the runs to take as they are
     near_ranks = specialise.Program(near_shapes, extends=indexed).rank
     return Compiled(game=game, mode=mode, text=text, shapes=shapes, ranks=indexed.rank,
+                    other_heads=frozenset(other_heads),
                     parts=Parts(near=(near_text, near_shapes, tuple(near_rules), near_ranks), rules=tuple(rules)),
                     principles=principles,
                     defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(

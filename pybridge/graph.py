@@ -1,12 +1,16 @@
-"""The full justification graph, read from the trees program's records.
+"""The full justification graph of an answer: every derivation of the atoms a verdict rests on.
 
-The rules of the trees program are recorded (``_wI(V...)``, see
-:mod:`pybridge.compiler`); an atom's derivations are the records of the rules
-whose head it matches, found through the ground program (only the rules an
-atom asks about are read). A rule whose body is plain atoms over its head's
-variables is not recorded: given the head, its body is ground, and whether it
-holds is read off the answer. An absent atom a derivation relied on is opened up
-to its near derivations when something overrode it. The cites of a verdict
+An atom's derivations are the instances of the rules whose head it matches
+that hold in the answer (only the rules an atom asks about are looked at).
+Most rules' instances are found by matching the body against the answer
+(:meth:`Graph.instances`): the head binds what it can, then each positive
+premise is looked up among the atoms that hold. A rule whose body the graph
+cannot match (an aggregate, a conditional literal) is recorded by the program
+(``_wI(V...)``, see :mod:`pybridge.compiler`), and its records are read
+instead; so is, for every verdict's graph at once (``check --trees``), a rule
+whose head leaves a variable open, since reading all its records once costs
+less there than matching each atom. An absent atom a derivation relied on is opened up to its near
+derivations when something overrode it. The cites of a verdict
 are gathered from its nodes with the same rule as ``check`` reads them from
 the why layer, so the two must agree (a test holds them to it).
 
@@ -18,14 +22,16 @@ the first of its conditions that fails.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterable
+from typing import Callable, Iterable, NamedTuple
 
 import clingo
 from clingo import Function, Symbol
 
 from pybridge import terms
 from pybridge.catalogue import Game
-from pybridge.compiler import ELIDED, NearRule, Rule, flat_name
+from pybridge.compiler import ANY_HEAD, ELIDED, NearRule, Rule, flat_name
+from pybridge.errors import JudgeError
+from pybridge.facts import FactSet
 from pybridge.justify import Cites, Derivation, Grouped, Nodes, Reason, Verdict, sort_clause_ids
 from pybridge.solve import Answer
 from pybridge.terms import text
@@ -38,15 +44,24 @@ class Graph:
         self.cites = cites
         self.nodes = Nodes()
         self.rules = answer.compiled.rules
-        self.by_signature, self.near_by_rule, self._shapes = _tables(answer.compiled)
+        self.by_signature, self.near_by_rule, self._shapes, self._plans = _tables(answer.compiled)
         self._heads_for: dict[tuple, list[Rule]] = {}
         self._records: dict[str, dict[tuple, list[list[int]]]] = {}  # see _index
+        self._rows: dict[tuple[str, int], list[list[int]]] = {}  # see _atoms_by
+        self._atoms: dict[tuple, dict[tuple, list[list[int]]]] = {}
+        self._derived: dict[tuple, list[list[int]]] = {}  # see _from_heads
+        self._underived: set[tuple] = set()
+        self._derived_otherwise = answer.compiled.other_heads
+        self._given: frozenset | None = None
         self._builders: dict[tuple, object] = {}
         self._expanded: set[str] = set()
         self._cites: dict[str, frozenset[str]] = {}
         self.rules_named: set[int] = set()
         self.clauses_named: set[str] = set()
         self._near_flags = answer.near
+        # Every verdict's graph (trees): a rule's records are read in bulk, which costs less than
+        # narrowing each atom's instances down first, as one verdict's graph (explain) does.
+        self.every_verdict = answer.compiled.mode == "trees"
 
     # ---- records
 
@@ -124,23 +139,189 @@ class Graph:
                 if terms.unify(rule.head_pattern, atom, bindings):
                     found.append((rule, bindings))
                 continue
-            if not rule.recorded:  # the head binds every variable: the body's atoms are ground
+            if not rule.recorded:  # its instances are found in the answer
                 bindings = {}
-                if terms.unify(rule.head_pattern, atom, bindings) and self._body_holds(rule, bindings):
-                    found.append((rule, bindings))
+                if terms.unify(rule.head_pattern, atom, bindings):
+                    found.extend((rule, b) for b in self.instances(rule, bindings, atom))
                 continue
-            for bindings in self._matches(rule.record, rule, atom):
-                found.append((rule, bindings))
+            found.extend((rule, b) for b in self._recorded(rule, atom))
         return found
 
-    def _body_holds(self, rule: Rule, bindings: dict[str, Symbol]) -> bool:
-        """Whether an instance of a rule the compiler did not record holds: its body is plain atoms
-        over the head's variables, so the instance holds when its positive premises do and its
-        negative ones do not, exactly as its record would. (Built strictly, not by _premises, which
-        leaves out what it cannot build: a premise this cannot build is a defect to hear of.)"""
+    def instances(self, rule: Rule, bindings: dict[str, Symbol], atom: Symbol) -> list[dict[str, Symbol]]:
+        """The instances of an unrecorded rule that derive ``atom`` (``bindings``: what its head binds),
+        found by matching the body against the answer as the compiler's ``_joinable`` allows: a
+        positive premise at a time (:func:`_next_premise`); an equation binds its plain side once
+        the other is bound; comparisons and negations are tested once their variables are. In the
+        order of their variables' values, as records are read."""
+        plan = self._plan(rule)
+        found: list[dict[str, Symbol]] = []
+        self._join(plan, dict(bindings), tuple(range(len(plan.premises))), plan.tests, found)
+        if plan.computed_head:  # arithmetic in the head: rebuild it and compare
+            found = [b for b in found if _safe_build(plan.head, b) == atom]
+        return _in_order(rule, found)
+
+    def _recorded(self, rule: Rule, atom: Symbol) -> list[dict[str, Symbol]]:
+        """The records of a recorded rule whose head is ``atom``. Where the head leaves some of the
+        record's variables open, the body's plain part is matched against the answer first, as for
+        an unrecorded rule, and each instance it allows is looked up as one record; only where that
+        leaves a variable open (one an aggregate binds, say) are all the rule's records read."""
+        if self.every_verdict:
+            return self._matches(rule.record, rule, atom)
+        bindings: dict[str, Symbol] = {}
+        if not terms.unify(rule.head_pattern, atom, bindings):
+            return []
+        if all(v in bindings for v in rule.variables):
+            return self._matches(rule.record, rule, atom)
+        plan = self._plan(rule)
+        allowed: list[dict[str, Symbol]] = []
+        self._join(plan, bindings, tuple(range(len(plan.premises))), plan.tests, allowed, loose=True)
+        if not all(v in b for b in allowed for v in rule.variables):
+            return self._matches(rule.record, rule, atom)
         holds = self.answer.holds
-        return all(holds(self._builder(p)(bindings)) for p in rule.positive_patterns) and \
-            not any(holds(self._builder(n)(bindings)) for n in rule.negative_patterns)
+        found = [b for b in allowed if holds(Function(rule.record, [b[v] for v in rule.variables]))]
+        if plan.computed_head:  # as _matches does: an interval or a pool cannot be rebuilt
+            found = [b for b in found if (built := _safe_build(plan.head, b)) is None or built == atom]
+        return _in_order(rule, found)
+
+    def _plan(self, rule: Rule) -> _Plan:
+        plan = self._plans.get(rule.index)
+        if plan is None:
+            plan = self._plans[rule.index] = _plan(rule)
+        return plan
+
+    def _join(self, plan: _Plan, bindings: dict[str, Symbol], todo: tuple[int, ...], tests: tuple,
+              found: list[dict[str, Symbol]], loose: bool = False) -> None:
+        """Extend ``bindings`` through the premises in ``todo`` and the comparisons in ``tests``,
+        adding each instance whose negations do not hold to ``found``. ``loose``: the plain part of a
+        recorded rule's body, which only narrows the instances down (a test or a negation whose
+        variables stay unbound is left to the record)."""
+        if tests:
+            tests = _settle(tests, bindings)
+            if tests is None:
+                return
+        if not todo:
+            if tests and not loose:  # the compiler's _joinable binds every variable a test needs
+                raise JudgeError(f"rule {plan.rule} could not be matched against the answer "
+                                 "(a defect in ccg-judge)")
+            holds = self.answer.holds
+            for build in plan.negatives:
+                negated = _safe_build(build, bindings) if loose else build(bindings)
+                if negated is not None and holds(negated):
+                    return
+            found.append(bindings)
+            return
+        best = _next_premise(plan.premises, todo, bindings)
+        rest = tuple(i for i in todo if i != best)
+        for extended in self._premise(plan.premises[best], bindings):
+            self._join(plan, extended, rest, tests, found, loose)
+
+    def _premise(self, premise: _Premise, bindings: dict[str, Symbol]) -> list[dict[str, Symbol]]:
+        """The extensions of ``bindings`` under which the premise holds: one look-up where all its
+        arguments are known; else the atoms its predicate's rules can derive, where their heads fix
+        the unknown arguments (:meth:`_from_heads`); else those of the predicate's atoms that agree
+        on the known ones."""
+        positions, key, open_ = [], [], []
+        try:
+            for k, argument in enumerate(premise.arguments):
+                tag = argument[0]
+                if tag == "c":
+                    positions.append(k)
+                    key.append(argument[1])
+                elif tag == "v" and argument[1] in bindings:
+                    positions.append(k)
+                    key.append(terms.ident(bindings[argument[1]]))
+                elif tag == "p" and all(v in bindings for v in argument[2]):
+                    positions.append(k)
+                    key.append(terms.ident(argument[3](bindings)))
+                else:
+                    open_.append(k)
+        except terms.Unbuildable:  # undefined arithmetic: no atom has it
+            return []
+        if not open_:
+            return [bindings] if self.answer.holds(premise.build(bindings)) else []
+        positions_, key_ = tuple(positions), tuple(key)
+        derived = self._from_heads(premise, positions_, key_)
+        if derived is not None:
+            rows = derived
+        else:
+            rows = self._atoms_by(premise.signature, positions_).get(key_, ())
+        found = []
+        arguments = premise.arguments
+        for row in rows:
+            extended = dict(bindings)
+            for k in open_:
+                argument = arguments[k]
+                tag = argument[0]
+                if tag == "v":
+                    have = extended.get(argument[1])
+                    if have is None:
+                        extended[argument[1]] = Symbol(row[k])
+                    elif terms.ident(have) != row[k]:  # a variable twice in the premise
+                        break
+                elif tag != "x" and not terms.unify(argument[1], Symbol(row[k]), extended):
+                    break
+            else:
+                found.append(extended)
+        return found
+
+    def _from_heads(self, premise: _Premise, positions: tuple[int, ...], key: tuple) -> list[list[int]] | None:
+        """The atoms of a premise's predicate that agree with ``key`` at ``positions`` and hold, found
+        from the heads of the predicate's rules: a head that matches the known arguments and then
+        fixes the others names one atom, looked up alone. None where that cannot be done (a head
+        leaves an argument open, the situation has facts of the predicate, some other statement
+        derives it): then the predicate's atoms are read. A board has hundreds of actions, and a rule
+        like ``action_kind(shot(A, T), shot) :- ...`` fixes an action's kind without reading them."""
+        signature = premise.signature
+        found = self._derived.get((signature, positions, key))
+        if found is not None or (signature, positions) in self._underived:
+            return found
+        otherwise = self._derived_otherwise
+        if signature in self._given_signatures() or signature in otherwise or ANY_HEAD in otherwise:
+            self._underived.add((signature, positions))
+            return None
+        known = [(k, Symbol(value)) for k, value in zip(positions, key)]
+        atoms: dict[int, list[int]] = {}
+        for rule in self.by_signature.get(signature, ()):
+            if rule.support_only:
+                continue
+            arguments = rule.head_pattern[2]
+            head: dict[str, Symbol] = {}
+            if not all(terms.unify(arguments[k], value, head) for k, value in known):
+                continue
+            try:
+                atom = self._builder(rule.head_pattern)(head)
+            except terms.Unbuildable:  # the head leaves an argument open
+                self._underived.add((signature, positions))
+                return None
+            row = [terms.ident(a) for a in terms.read(atom)[2]]
+            # (a known argument the head computes was not compared by unify)
+            if all(row[k] == value for k, value in zip(positions, key)) and terms.ident(atom) not in atoms \
+                    and self.answer.holds(atom):
+                atoms[terms.ident(atom)] = row
+        found = self._derived[(signature, positions, key)] = list(atoms.values())
+        return found
+
+    def _given_signatures(self) -> frozenset[tuple[str, int]]:
+        given = self.answer.given
+        if isinstance(given, FactSet):
+            return given.signatures
+        if self._given is None:
+            self._given = frozenset(terms.signature_of(f) for f in given)
+        return self._given
+
+    def _atoms_by(self, signature: tuple[str, int], positions: tuple[int, ...]) -> dict[tuple, list[list[int]]]:
+        """The atoms of a predicate that hold, as their arguments' representations, by the values at
+        ``positions``: read once per predicate, indexed once per set of positions."""
+        index = self._atoms.get((signature, positions))
+        if index is None:
+            rows = self._rows.get(signature)
+            if rows is None:
+                rows = self._rows[signature] = self.answer.lookup_arguments(*signature)
+            index = defaultdict(list)
+            for row in rows:
+                index[tuple([row[i] for i in positions])].append(row)
+            self._atoms[(signature, positions)] = index
+        return index
 
     def near_supports(self, atom: Symbol) -> list[tuple[NearRule, dict[str, Symbol]]]:
         if not self._near_flags:
@@ -331,10 +512,12 @@ class Graph:
 _tables_made: dict[int, tuple] = {}  # by the compiled program's id, with the program itself
 
 
-def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]], dict[int, tuple]]:
-    """A compiled program's rules by head signature, its near-miss records by rule, and each rule's
-    head arguments as :func:`_shape_of_pattern` gives them, made once per program in a process (read
-    only; a few programs at most are live)."""
+def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]], dict[int, tuple],
+                               dict[int, _Plan]]:
+    """A compiled program's rules by head signature, its near-miss records by rule, each rule's
+    head arguments as :func:`_shape_of_pattern` gives them, and the plans of the rules the graph
+    matches against the answer (filled as rules are first matched), made once per program in a
+    process (a few programs at most are live)."""
     found = _tables_made.get(id(compiled))
     if found is None or found[0] is not compiled:
         by_signature: dict[tuple, list[Rule]] = defaultdict(list)
@@ -345,11 +528,128 @@ def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]
             near_by_rule[record.rule].append(record)
         shapes = {r.index: tuple(map(_shape_of_pattern, r.head_pattern[2])) if r.head_pattern[0] == "f" else ()
                   for r in compiled.rules}
-        found = (compiled, dict(by_signature), dict(near_by_rule), shapes)
+        found = (compiled, dict(by_signature), dict(near_by_rule), shapes, {})
         if len(_tables_made) >= 16:
             _tables_made.clear()
         _tables_made[id(compiled)] = found
-    return found[1], found[2], found[3]
+    return found[1], found[2], found[3], found[4]
+
+
+# --------------------------------------------------------------------------
+# Matching an unrecorded rule's body against the answer
+
+
+class _Premise(NamedTuple):
+    """A positive premise: its predicate, a builder of its atom, and per argument ``("c", rep)`` a
+    constant, ``("v", name)`` a variable, ``("p", pattern, variables, builder)`` a compound term, or
+    ``("x",)`` a part the graph cannot build (it matches anything)."""
+
+    signature: tuple[str, int]
+    build: Callable
+    arguments: tuple
+
+
+class _Plan(NamedTuple):
+    """How :meth:`Graph.instances` matches a rule: its positive premises, its comparisons as
+    ``(operator, left, right, left's variables, right's variables, build left, build right)``, its
+    negations as builders, and its head's builder where the head computes (arithmetic)."""
+
+    rule: int
+    premises: tuple[_Premise, ...]
+    tests: tuple[tuple, ...]
+    negatives: tuple[Callable, ...]
+    computed_head: bool
+    head: Callable
+
+
+def _plan(rule: Rule) -> _Plan:
+    """A rule's plan. A part the graph cannot build (an interval, a pool: only a recorded rule has
+    one) constrains nothing: an argument of it matches any value, a comparison or negation of it is
+    left out, so the plan allows a superset of the instances, which the records decide."""
+    premises = []
+    for pattern in rule.positive_patterns:
+        arguments = []
+        for argument in pattern[2]:
+            names = terms.variables(argument)
+            if _unknown(argument):
+                arguments.append(("x",))
+            elif argument[0] == "v":
+                arguments.append(("v", argument[1]))
+            elif not names:
+                arguments.append(("c", terms.ident(terms.to_symbol(argument))))
+            else:
+                arguments.append(("p", argument, tuple(names), terms.builder(argument)))
+        premises.append(_Premise(terms.signature(pattern), terms.builder(pattern), tuple(arguments)))
+    tests = tuple((operator, left, right, tuple(terms.variables(left)), tuple(terms.variables(right)),
+                   terms.builder(left), terms.builder(right)) for _, operator, left, right in rule.comparisons
+                  if operator in _COMPARE and not _unknown(left) and not _unknown(right))
+    return _Plan(rule=rule.index, premises=tuple(premises), tests=tests,
+                 negatives=tuple(terms.builder(p) for p in rule.negative_patterns if not _unknown(p)),
+                 computed_head=_computed(rule.head_pattern), head=terms.builder(rule.head_pattern))
+
+
+def _unknown(pattern) -> bool:
+    """Whether a pattern has a part the graph cannot build (an interval, a pool, ...)."""
+    return terms.has_part(pattern, terms.UNKNOWN)
+
+
+def _in_order(rule: Rule, instances: list[dict[str, Symbol]]) -> list[dict[str, Symbol]]:
+    """Instances in the order of their variables' values, as records are read."""
+    if len(instances) > 1:
+        instances.sort(key=lambda b: tuple([b[v] for v in rule.variables]))
+    return instances
+
+
+def _next_premise(premises: tuple[_Premise, ...], todo: tuple[int, ...], bindings: dict[str, Symbol]) -> int:
+    """The premise to match next: one whose arguments are all known (a single look-up), else the
+    first as written with an argument known (a rule's author writes the premise that narrows the
+    instance first), else the first as written."""
+    first_known = None
+    for i in todo:
+        known = [_known(a, bindings) for a in premises[i].arguments]
+        if all(known):
+            return i
+        if first_known is None and any(known):
+            first_known = i
+    return todo[0] if first_known is None else first_known
+
+
+def _known(argument: tuple, bindings: dict[str, Symbol]) -> bool:
+    tag = argument[0]
+    return tag == "c" or (tag == "v" and argument[1] in bindings) or (
+        tag == "p" and all(v in bindings for v in argument[2]))
+
+
+def _settle(tests: tuple, bindings: dict[str, Symbol]) -> tuple | None:
+    """Decide the comparisons whose variables are bound (None if one fails), binding an equation's
+    plain side once its other side is bound; the others are left for later."""
+    waiting = tests
+    while True:
+        left_over = []
+        bound_more = False
+        for test in waiting:
+            operator, left, right, on_left, on_right, build_left, build_right = test
+            left_known = all(v in bindings for v in on_left)
+            right_known = all(v in bindings for v in on_right)
+            try:
+                if left_known and right_known:
+                    if not _COMPARE[operator](build_left(bindings), build_right(bindings)):
+                        return None
+                elif operator == "=" and right_known and not _computed(left):  # unify binds its side
+                    if not terms.unify(left, build_right(bindings), bindings):
+                        return None
+                    bound_more = True
+                elif operator == "=" and left_known and not _computed(right):
+                    if not terms.unify(right, build_left(bindings), bindings):
+                        return None
+                    bound_more = True
+                else:
+                    left_over.append(test)
+            except terms.Unbuildable:  # undefined arithmetic: clingo makes no instance
+                return None
+        if not bound_more or not left_over:
+            return tuple(left_over)
+        waiting = tuple(left_over)
 
 
 def _shape_of_pattern(pattern) -> tuple | None:
@@ -371,14 +671,7 @@ def _shape_of_symbol(symbol: Symbol) -> tuple:
 
 
 def _computed(pattern) -> bool:
-    tag = pattern[0]
-    if tag in ("op", "neg", "abs", "?"):
-        return True
-    if tag == "f":
-        return any(_computed(a) for a in pattern[2])
-    if tag == "t":
-        return any(_computed(a) for a in pattern[1])
-    return False
+    return terms.has_part(pattern, terms.COMPUTED)
 
 
 def _safe_build(build, bindings) -> Symbol | None:

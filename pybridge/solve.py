@@ -34,7 +34,7 @@ from clingo import ast
 from pybridge import cache, limits, specialise, symbols, terms
 from pybridge.terms import parse_program, program_lines
 from pybridge.catalogue import Game, load_game
-from pybridge.compiler import Compiled, Signature, asp_digest, compile_game
+from pybridge.compiler import GRAPH_MODES, Compiled, Signature, asp_digest, compile_game
 from pybridge.encodings import entry_file
 from pybridge.errors import JudgeError
 from pybridge.facts import FactSet
@@ -75,7 +75,7 @@ def witnesses(game: Game) -> frozenset[Signature]:
 
 @lru_cache(maxsize=32)
 def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset()) -> Compiled:
-    """The game's rules compiled for ``mode`` (check or trees), with the why layer specialised to
+    """The game's rules compiled for ``mode`` (check, trees or explain), with the why layer specialised to
     the witnesses in ``absent`` having no atoms. Its near misses and its rules as the graph reads
     them are read when first asked for (:class:`pybridge.compiler.Parts`)."""
     key = "-".join([game_name, mode, _digest()] + sorted(f"{n}.{a}" for n, a in absent))
@@ -115,8 +115,8 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
 @dataclass
 class Answer:
     """What a run gives justify: the shown atoms by predicate name, the program that made them, and
-    (in trees mode) the Control with its model held open, for looking up records lazily.
-    Call :meth:`close` when done with a trees answer."""
+    (in the graph's modes, trees and explain) the Control with its model held open, for looking up
+    atoms lazily. Call :meth:`close` when done with such an answer."""
 
     shown: dict[str, list[clingo.Symbol]]  # by predicate name (shown predicates differ by name)
     compiled: Compiled
@@ -149,13 +149,13 @@ class Answer:
         return found
 
     def lookup(self, name: str, arity: int) -> Iterable[clingo.Symbol]:
-        """Every atom of a signature in the answer (trees mode: read from the ground program)."""
+        """Every atom of a signature in the answer (in the graph's modes: read from the ground program)."""
         if self.control is None:
             return self.atoms(name)
         return symbols.true_atoms(self.control, self._model, name, arity)
 
     def lookup_arguments(self, name: str, arity: int) -> list[list[int]]:
-        """:meth:`lookup`'s atoms' arguments, as their representations (trees mode)."""
+        """:meth:`lookup`'s atoms' arguments, as their representations (the graph's modes)."""
         return symbols.true_arguments(self.control, self._model, name, arity)
 
     def holds(self, atom: clingo.Symbol) -> bool:
@@ -406,13 +406,13 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
     compiled = program(game_name, mode, absent if mode == "check" else frozenset())
     given = Facts(facts)
     near = _near_up_front(compiled, given)
-    shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode == "trees")
+    shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode in GRAPH_MODES)
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
     defeated = any(shown.get(d[0]) for d in compiled.defeaters)
     if (mode == "check" and present & set(compiled.absent)) or (defeated and not near):
         compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
         near = near or defeated
-        shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode == "trees")
+        shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode in GRAPH_MODES)
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
         raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "

@@ -86,7 +86,7 @@ def _atom(term: ast.AST) -> Atom | None:
     return None
 
 
-def _head_atoms(node: ast.AST, out: list[Atom]) -> None:
+def head_atoms(node: ast.AST, out: list[Atom]) -> None:
     """Every atom a head (a literal, a choice, a disjunction) may derive."""
     if node.ast_type == ASTType.SymbolicAtom:
         terms = node.symbol.arguments if node.symbol.ast_type == ASTType.Pool else [node.symbol]
@@ -98,14 +98,14 @@ def _head_atoms(node: ast.AST, out: list[Atom]) -> None:
                 raise ValueError(f"a head atom the specialiser cannot read: {term}")
         return
     if node.ast_type == ASTType.ConditionalLiteral:  # its condition only restricts the head
-        _head_atoms(node.literal, out)
+        head_atoms(node.literal, out)
         return
     for key in node.child_keys:
         child = getattr(node, key)
         if child is None:
             continue
         for item in ([child] if isinstance(child, ast.AST) else child):
-            _head_atoms(item, out)
+            head_atoms(item, out)
 
 
 def shapes(statements: Sequence[ast.AST]) -> list[list]:
@@ -160,11 +160,11 @@ def _shapes(statements: Sequence[ast.AST]) -> list[list]:
                     if atom is not None:
                         gates.append(atom)
             heads: list[Atom] = []
-            _head_atoms(statement.head, heads)
+            head_atoms(statement.head, heads)
             found.append([gates, heads])
         elif statement.ast_type == ASTType.External and statement.atom.ast_type == ASTType.SymbolicAtom:
             heads = []
-            _head_atoms(statement.atom, heads)
+            head_atoms(statement.atom, heads)
             found.append([[], [(n, a, (None,) * a) for n, a, _ in heads]])
         else:
             found.append(None)

@@ -22,7 +22,7 @@ from clingo import Function, Number, String, Symbol, SymbolType, ast
 Pattern = list  # see the module docstring
 Bindings = dict[str, Symbol]
 
-_OPERATORS = {
+OPERATORS = {
     ast.BinaryOperator.Plus: "+", ast.BinaryOperator.Minus: "-", ast.BinaryOperator.Multiplication: "*",
     ast.BinaryOperator.Division: "/", ast.BinaryOperator.Modulo: "\\", ast.BinaryOperator.Power: "**",
     ast.BinaryOperator.And: "&", ast.BinaryOperator.Or: "?", ast.BinaryOperator.XOr: "^",
@@ -39,8 +39,8 @@ def pattern(term: ast.AST) -> Pattern:
     if kind == ast.ASTType.Function:
         args = [pattern(a) for a in term.arguments]
         return ["t", args] if not term.name else ["f", term.name, args]
-    if kind == ast.ASTType.BinaryOperation and term.operator_type in _OPERATORS:
-        return ["op", _OPERATORS[term.operator_type], pattern(term.left), pattern(term.right)]
+    if kind == ast.ASTType.BinaryOperation and term.operator_type in OPERATORS:
+        return ["op", OPERATORS[term.operator_type], pattern(term.left), pattern(term.right)]
     if kind == ast.ASTType.UnaryOperation:
         if term.operator_type == ast.UnaryOperator.Minus:
             return ["neg", pattern(term.argument)]
@@ -164,8 +164,29 @@ def builder(p: Pattern) -> Callable[[Bindings], Symbol]:
     return unknown
 
 
+def has_part(p: Pattern, tags: frozenset[str]) -> bool:
+    """Whether a pattern has a part of one of these kinds (``"v"``, ``"op"``, ``"?"``, ...) anywhere."""
+    tag = p[0]
+    if tag in tags:
+        return True
+    if tag == "f":
+        return any(has_part(a, tags) for a in p[2])
+    if tag == "t":
+        return any(has_part(a, tags) for a in p[1])
+    if tag == "op":
+        return has_part(p[2], tags) or has_part(p[3], tags)
+    if tag in ("neg", "abs"):
+        return has_part(p[1], tags)
+    return False
+
+
+COMPUTED = frozenset({"op", "neg", "abs", "?"})  # arithmetic, and what justify cannot rebuild
+UNKNOWN = frozenset({"?"})  # an interval, a pool, an external function, ...
+
+
 def _has_vars(p: Pattern) -> bool:
-    return bool(variables(p)) or p[0] in ("op", "neg", "abs", "?")
+    """Whether a pattern is not a constant (``range(1..3)`` is no constant either)."""
+    return has_part(p, COMPUTED | {"v"})
 
 
 def to_symbol(p: Pattern) -> Symbol:
