@@ -484,7 +484,9 @@ def _kept(program: Program, key: frozenset, base: _Fixpoint | None = None) -> tu
         for sig, values in base.state.items():
             state[sig] = [None if v is None else set(v) for v in values]
         fired[:len(base.fired)] = base.fired
-        wake(range(len(base.fired), program.size))
+        # an added statement whose gates' predicates have no atoms yet waits for the first of them
+        gates = program.gates
+        wake(i for i in range(len(base.fired), program.size) if all(g[0] in state for g in gates[i]))
     else:
         for name, arity, arguments in key:
             add((name, arity), [None if a is None else {a} for a in arguments])
