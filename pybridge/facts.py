@@ -154,8 +154,8 @@ class FactSet:
 
     @cached_property
     def signatures(self) -> frozenset[tuple[str, int]]:
-        """The predicates the facts are of (name, arity)."""
-        return frozenset((f._parts[1][0], len(f._parts[1][1])) for f in self.facts)
+        """The predicates the facts are of (name, arity), read off their few shapes."""
+        return frozenset((name, arity) for name, arity, _ in self.key)
 
     def __iter__(self) -> Iterator[Symbol]:
         return iter(self.symbols)

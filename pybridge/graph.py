@@ -154,6 +154,8 @@ class Graph:
         the other is bound; comparisons and negations are tested once their variables are. In the
         order of their variables' values, as records are read."""
         plan = self._plan(rule)
+        if len(bindings) == len(rule.variables) and not plan.computed_head:  # the head pins it down
+            return [bindings] if self._holds(plan, bindings) else []
         found: list[dict[str, Symbol]] = []
         self._join(plan, dict(bindings), tuple(range(len(plan.premises))), plan.tests, found)
         if plan.computed_head:  # arithmetic in the head: rebuild it and compare
@@ -182,6 +184,16 @@ class Graph:
         if plan.computed_head:  # as _matches does: an interval or a pool cannot be rebuilt
             found = [b for b in found if (built := _safe_build(plan.head, b)) is None or built == atom]
         return _in_order(rule, found)
+
+    def _holds(self, plan: _Plan, bindings: dict[str, Symbol]) -> bool:
+        """Whether the instance of a rule whose variables are all bound holds."""
+        holds = self.answer.holds
+        try:
+            return all(holds(p.build(bindings)) for p in plan.premises) and \
+                all(_COMPARE[t[0]](t[5](bindings), t[6](bindings)) for t in plan.tests) and \
+                not any(holds(build(bindings)) for build in plan.negatives)
+        except terms.Unbuildable:  # undefined arithmetic: clingo makes no instance
+            return False
 
     def _plan(self, rule: Rule) -> _Plan:
         plan = self._plans.get(rule.index)
