@@ -30,7 +30,6 @@ from pybridge import terms
 from pybridge.catalogue import Game, ResolutionRules
 from pybridge.compiler import CLAUSE_ARGUMENT, PRINCIPLE_ARGUMENT
 from pybridge.solve import Answer
-from pybridge.symbols import arguments
 from pybridge.terms import ident, text
 
 REPORT_SCHEMA = "ccg-judge/report"
@@ -227,7 +226,7 @@ def group(answer: Answer) -> Grouped:
     for name in REASON_ATOMS:
         grouped: dict[tuple, list[tuple]] = defaultdict(list)
         found = shown.get(name, ())
-        for atom, args in zip(found, arguments(found)):
+        for atom, args in zip(found, answer.arguments(name)):
             key = (ident(args[0]), ident(args[1]))
             grouped[key].append(args + (atom,))
             if name == "candidate":
@@ -235,17 +234,17 @@ def group(answer: Answer) -> Grouped:
         by[name] = grouped
 
     def keys(name: str) -> set[tuple[int, int]]:
-        return {(ident(p), ident(a)) for p, a in arguments(shown.get(name, ()))}
+        return {(ident(p), ident(a)) for p, a in answer.arguments(name)}
 
     exempt: dict[tuple, list[tuple]] = defaultdict(list)
     for items in by["exempt"].values():
         for args in items:
             exempt[(ident(args[0]), ident(args[1]), ident(args[2]))].append(args)
     extra: dict[tuple, set[str]] = defaultdict(set)
-    for p, a, c in arguments(shown.get("_v", ())):
+    for p, a, c in answer.arguments("_v"):
         extra[(ident(p), ident(a))].add(text(c))
     consequence_cites: dict[tuple, set[str]] = defaultdict(set)
-    for p, a, x, c in arguments(shown.get("_c_consequence_3", ())):
+    for p, a, x, c in answer.arguments("_c_consequence_3"):
         consequence_cites[(ident(p), ident(a), ident(x))].add(text(c))
     return Grouped(by=by, pairs=pairs, legal=keys("legal"), in_every=keys("legal_in_every"),
                    in_some=keys("legal_in_some"), exempt=exempt, extra_cites=extra,

@@ -129,9 +129,17 @@ class Answer:
     _fact_idents: frozenset[int] | None = field(default=None, repr=False)
     _facts_known: dict[int, bool] = field(default_factory=dict, repr=False)
     _model: clingo.Model | None = field(default=None, repr=False)
+    _arguments: dict[str, list[tuple[clingo.Symbol, ...]]] = field(default_factory=dict, repr=False)
 
     def atoms(self, name: str) -> list[clingo.Symbol]:
         return self.shown.get(name, [])
+
+    def arguments(self, name: str) -> list[tuple[clingo.Symbol, ...]]:
+        """The arguments of each shown atom of ``name``, in order, read once."""
+        found = self._arguments.get(name)
+        if found is None:
+            found = self._arguments[name] = symbols.arguments(self.shown.get(name, ()))
+        return found
 
     def is_fact(self, atom: clingo.Symbol) -> bool:
         """Whether ``atom`` is one of the situation's facts (only the graph asks, of every atom it
@@ -155,7 +163,11 @@ class Answer:
         return symbols.true_atoms(self.control, self._model, name, arity)
 
     def lookup_arguments(self, name: str, arity: int) -> list[list[int]]:
-        """:meth:`lookup`'s atoms' arguments, as their representations (the graph's modes)."""
+        """:meth:`lookup`'s atoms' arguments, as their representations (the graph's modes). A predicate
+        the rules base shows is read off the shown atoms (one call into clingo an atom, where walking
+        the ground program's atoms takes several)."""
+        if (name, arity) in self.compiled.base_shown:
+            return [[a._rep for a in args] for args in self.arguments(name) if len(args) == arity]
         return symbols.true_arguments(self.control, self._model, name, arity)
 
     def holds(self, atom: clingo.Symbol) -> bool:
