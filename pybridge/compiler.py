@@ -200,6 +200,8 @@ class Compiled:
     principles: dict[str, str]
     defeaters: tuple[Signature, ...]
     base_shown: frozenset[Signature] = frozenset()  # what the rules base itself shows (#show)
+    # Predicates whose shown atoms are exactly their true atoms (#show p/n, and no -p/n or #show p(...))
+    whole_shown: frozenset[Signature] = frozenset()
     # Predicates some statement other than a rule with one atom for its head derives (a choice, a
     # disjunction, an #external); ANY_HEAD among them: some head could not be read.
     other_heads: frozenset[Signature] = frozenset()
@@ -239,6 +241,7 @@ class Compiled:
                 "principles": self.principles, "defeaters": [list(d) for d in self.defeaters],
                 "base_shown": sorted(list(s) for s in self.base_shown),
                 "other_heads": sorted(list(s) for s in self.other_heads),
+                "whole_shown": sorted(list(s) for s in self.whole_shown),
                 "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
                 "shapes": self.shapes, "ranks": self.ranks}
 
@@ -256,6 +259,7 @@ class Compiled:
                    principles=dict(data["principles"]), defeaters=tuple(tuple(d) for d in data["defeaters"]),
                    base_shown=frozenset(tuple(x) for x in data["base_shown"]),
                    other_heads=frozenset(tuple(x) for x in data["other_heads"]),
+                   whole_shown=frozenset(tuple(x) for x in data["whole_shown"]),
                    absent=tuple(tuple(w) for w in data["absent"]),
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
                    shapes=data["shapes"], ranks=data["ranks"], parts=Parts(read=read))
@@ -301,9 +305,30 @@ def _head_term(rule: ast.AST) -> ast.AST | None:
 ANY_HEAD: Signature = ("", -1)
 
 
+def _whole_shown(statements: list[ast.AST]) -> frozenset[Signature]:
+    """The signatures shown whole (``#show p/2.``), but for a name shown otherwise too: classically
+    negated (``#show -p/2.``, whose atoms share the name) or as a term (``#show p(X) : q(X).``)."""
+    whole, mixed, named = set(), set(), set()
+    for st in statements:
+        if st.ast_type == ast.ASTType.ShowSignature:
+            (whole if st.positive else mixed).add((st.name, st.arity))
+        elif st.ast_type == ast.ASTType.ShowTerm:
+            term = st.term
+            if term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+                named.add(term.symbol.name)
+            elif term.ast_type == ast.ASTType.Function:
+                named.add(term.name)
+            else:  # a term whose name the compiler cannot tell (-p(X), ...)
+                return frozenset()
+    return frozenset(s for s in whole - mixed if s[0] not in named)
+
+
 def _derives(statement: ast.AST) -> set[Signature]:
     """The predicates a statement that is not a rule of one atom may derive: a choice's, a
-    disjunction's or an #external's atoms (:data:`ANY_HEAD` where a head cannot be read)."""
+    disjunction's or an #external's atoms (:data:`ANY_HEAD` where a head cannot be read, and for a
+    ``#const``, whose name a head may use in place of its value)."""
+    if statement.ast_type == ast.ASTType.Definition:
+        return {ANY_HEAD}
     if statement.ast_type == ast.ASTType.Rule:
         head = statement.head
     elif statement.ast_type == ast.ASTType.External:
@@ -406,10 +431,24 @@ def _evaluable(term: ast.AST) -> bool:
     return _plain(term)
 
 
+def _matchable(term: ast.AST) -> bool:
+    """A term a premise may have for the graph to look its atoms up: :func:`_plain`, but for
+    arithmetic without variables (``-2``, ``1 + 1``), which has one value."""
+    kind = term.ast_type
+    if kind in (ast.ASTType.BinaryOperation, ast.ASTType.UnaryOperation):
+        found: set[str] = set()
+        _variables(term, found)
+        return not found and _evaluable(term)
+    if kind == ast.ASTType.Function:
+        return not term.external and all(_matchable(a) for a in term.arguments)
+    return _plain(term)
+
+
 def _joinable(body: Iterable[ast.AST]) -> bool:
     """Whether the graph can find a rule's instances by matching its body against the answer
-    (:meth:`pybridge.graph.Graph.instances`), so that trees mode need not record them: every literal
-    is a plain atom, the negation of one, or a comparison of :func:`_evaluable` terms; and every
+    (:meth:`pybridge.graph.Graph.instances`), so that explain mode need not record them: every
+    literal is an atom of :func:`_matchable` terms, the negation of an atom of :func:`_evaluable`
+    ones, or a comparison of :func:`_evaluable` terms; and every
     variable is bound by a positive atom or by an equation whose other side is bound (``D = X - Y``)
     before a negation or a comparison needs it. The graph binds variables exactly so."""
     bound: set[str] = set()
@@ -419,7 +458,8 @@ def _joinable(body: Iterable[ast.AST]) -> bool:
         parts = _literal(literal)
         if parts is not None:
             term, sign = parts
-            if sign not in (ast.Sign.NoSign, ast.Sign.Negation) or not _plain(term):
+            if sign not in (ast.Sign.NoSign, ast.Sign.Negation) or not (
+                    _matchable(term) if sign == ast.Sign.NoSign else _evaluable(term)):
                 return False
             found: set[str] = set()
             _variables(term, found)
@@ -949,6 +989,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                     principles=principles,
                     defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
+                    whole_shown=_whole_shown([st for st, _, _ in statements]),
                     witnesses=tuple(sorted(witnesses)))
 
 

@@ -31,7 +31,6 @@ from pybridge import terms
 from pybridge.catalogue import Game
 from pybridge.compiler import ANY_HEAD, ELIDED, NearRule, Rule, flat_name
 from pybridge.errors import JudgeError
-from pybridge.facts import FactSet
 from pybridge.justify import Cites, Derivation, Grouped, Nodes, Reason, Verdict, sort_clause_ids
 from pybridge.solve import Answer
 from pybridge.terms import text
@@ -51,8 +50,7 @@ class Graph:
         self._atoms: dict[tuple, dict[tuple, list[list[int]]]] = {}
         self._derived: dict[tuple, list[list[int]]] = {}  # see _from_heads
         self._underived: set[tuple] = set()
-        self._derived_otherwise = answer.compiled.other_heads
-        self._given: frozenset | None = None
+        self._other_heads = answer.compiled.other_heads
         self._builders: dict[tuple, object] = {}
         self._expanded: set[str] = set()
         self._cites: dict[str, frozenset[str]] = {}
@@ -180,7 +178,9 @@ class Graph:
         if not all(v in b for b in allowed for v in rule.variables):
             return self._matches(rule.record, rule, atom)
         holds = self.answer.holds
-        found = [b for b in allowed if holds(Function(rule.record, [b[v] for v in rule.variables]))]
+        # (a part the plan cannot build matches anything, so two atoms may allow the same instance)
+        distinct = {tuple([terms.ident(b[v]) for v in rule.variables]): b for b in allowed}
+        found = [b for b in distinct.values() if holds(Function(rule.record, [b[v] for v in rule.variables]))]
         if plan.computed_head:  # as _matches does: an interval or a pool cannot be rebuilt
             found = [b for b in found if (built := _safe_build(plan.head, b)) is None or built == atom]
         return _in_order(rule, found)
@@ -217,7 +217,9 @@ class Graph:
                                  "(a defect in ccg-judge)")
             holds = self.answer.holds
             for build in plan.negatives:
-                negated = _safe_build(build, bindings) if loose else build(bindings)
+                negated = _safe_build(build, bindings)
+                if negated is None and not loose:  # undefined arithmetic: clingo makes no instance
+                    return
                 if negated is not None and holds(negated):
                     return
             found.append(bindings)
@@ -287,8 +289,8 @@ class Graph:
         found = self._derived.get((signature, positions, key))
         if found is not None or (signature, positions) in self._underived:
             return found
-        otherwise = self._derived_otherwise
-        if signature in self._given_signatures() or signature in otherwise or ANY_HEAD in otherwise:
+        other = self._other_heads
+        if signature in self.answer.given_signatures() or signature in other or ANY_HEAD in other:
             self._underived.add((signature, positions))
             return None
         known = [(k, Symbol(value)) for k, value in zip(positions, key)]
@@ -312,14 +314,6 @@ class Graph:
                 atoms[terms.ident(atom)] = row
         found = self._derived[(signature, positions, key)] = list(atoms.values())
         return found
-
-    def _given_signatures(self) -> frozenset[tuple[str, int]]:
-        given = self.answer.given
-        if isinstance(given, FactSet):
-            return given.signatures
-        if self._given is None:
-            self._given = frozenset(terms.signature_of(f) for f in given)
-        return self._given
 
     def _atoms_by(self, signature: tuple[str, int], positions: tuple[int, ...]) -> dict[tuple, list[list[int]]]:
         """The atoms of a predicate that hold, as their arguments' representations, by the values at
@@ -587,9 +581,9 @@ def _plan(rule: Rule) -> _Plan:
                 arguments.append(("x",))
             elif argument[0] == "v":
                 arguments.append(("v", argument[1]))
-            elif not names:
+            elif not names and not _computed(argument):
                 arguments.append(("c", terms.ident(terms.to_symbol(argument))))
-            else:
+            else:  # a compound term, or arithmetic (-2: built, as it has no variables)
                 arguments.append(("p", argument, tuple(names), terms.builder(argument)))
         premises.append(_Premise(terms.signature(pattern), terms.builder(pattern), tuple(arguments)))
     tests = tuple((operator, left, right, tuple(terms.variables(left)), tuple(terms.variables(right)),

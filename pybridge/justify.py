@@ -9,7 +9,7 @@ that set aside an effect it depends on, and what overrode a prohibition it
 escaped. ``check`` reads the clauses its reason atoms name off the atoms and
 the rest from the why layer (``_v``, see :mod:`pybridge.compiler`); the full
 graph (``explain``, ``check --trees``, :mod:`pybridge.graph`) is walked from the
-records the trees program keeps, and gathers the same cites from its nodes.
+rule instances that hold in the answer, and gathers the same cites from its nodes.
 
 The graph is shared: each atom is one node, with an id; reasons and premises
 point at node ids. The result types are msgspec Structs (cheap to define and to build for

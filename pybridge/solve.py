@@ -130,6 +130,7 @@ class Answer:
     _facts_known: dict[int, bool] = field(default_factory=dict, repr=False)
     _model: clingo.Model | None = field(default=None, repr=False)
     _arguments: dict[str, list[tuple[clingo.Symbol, ...]]] = field(default_factory=dict, repr=False)
+    _given_signatures: frozenset[Signature] | None = field(default=None, repr=False)
 
     def atoms(self, name: str) -> list[clingo.Symbol]:
         return self.shown.get(name, [])
@@ -148,13 +149,21 @@ class Answer:
         found = self._facts_known.get(key)
         if found is None:
             if isinstance(self.given, FactSet):
-                found = terms.signature_of(atom) in self.given.signatures and atom in self.given
+                found = terms.signature_of(atom) in self.given_signatures() and atom in self.given
             else:
                 if self._fact_idents is None:
                     self._fact_idents = frozenset(map(terms.ident, self.given))
                 found = key in self._fact_idents
             self._facts_known[key] = found
         return found
+
+    def given_signatures(self) -> frozenset[Signature]:
+        """The predicates the situation's facts are of."""
+        if isinstance(self.given, FactSet):
+            return self.given.signatures
+        if self._given_signatures is None:
+            self._given_signatures = frozenset(terms.signature_of(f) for f in self.given)
+        return self._given_signatures
 
     def lookup(self, name: str, arity: int) -> Iterable[clingo.Symbol]:
         """Every atom of a signature in the answer (in the graph's modes: read from the ground program)."""
@@ -166,7 +175,7 @@ class Answer:
         """:meth:`lookup`'s atoms' arguments, as their representations (the graph's modes). A predicate
         the rules base shows is read off the shown atoms (one call into clingo an atom, where walking
         the ground program's atoms takes several)."""
-        if (name, arity) in self.compiled.base_shown:
+        if (name, arity) in self.compiled.whole_shown:
             return [[a._rep for a in args] for args in self.arguments(name) if len(args) == arity]
         return symbols.true_arguments(self.control, self._model, name, arity)
 

@@ -124,7 +124,7 @@ _by_line: dict[str, object] = {}  # a statement's text -> its shape, across the 
 
 def text_shapes(text: str) -> list[list]:
     """:func:`shapes` of a compiled program's text (a statement a line), remembered per statement:
-    a game's programs (check and trees, each witness variant) share most of their statements, and
+    a game's programs (check, trees, explain, each witness variant) share most of their statements, and
     reading a shape off the parsed statement is most of a compile's time."""
     lines = program_lines(text)
     known = {line: _by_line.get(line) for line in dict.fromkeys(lines)}  # this compile's own copy

@@ -96,6 +96,16 @@ class Unbuildable(Exception):
 
 
 def _arith(operator: str, a: int, b: int) -> int:
+    """An operation as clingo does it: on 32-bit integers, wrapping around on overflow."""
+    return wrap(_exact(operator, a, b))
+
+
+def wrap(value: int) -> int:
+    """A Python integer as clingo's 32-bit one (it wraps around: 2**31 is -2147483648)."""
+    return (value + 2 ** 31) % 2 ** 32 - 2 ** 31
+
+
+def _exact(operator: str, a: int, b: int) -> int:
     if operator == "+":
         return a + b
     if operator == "-":
@@ -110,9 +120,13 @@ def _arith(operator: str, a: int, b: int) -> int:
     if operator == "\\":
         if b == 0:
             raise Unbuildable("modulo by zero")
-        return a - b * _arith("/", a, b)
+        return a - b * _exact("/", a, b)
     if operator == "**":
-        return a ** b
+        if b < 0:  # clingo: 0 for any base but 0, for which it is undefined
+            if a == 0:
+                raise Unbuildable("0 to a negative power")
+            return 0
+        return pow(a, b, 2 ** 32)  # the low 32 bits are all that wrap() keeps
     if operator == "&":
         return a & b
     if operator == "?":
@@ -155,7 +169,7 @@ def builder(p: Pattern) -> Callable[[Bindings], Symbol]:
             x = inner(b)
             if x.type != SymbolType.Number:
                 raise Unbuildable("arithmetic on a non-number")
-            return Number(-x.number if tag == "neg" else abs(x.number))
+            return Number(wrap(-x.number if tag == "neg" else abs(x.number)))
         return unary
     text = p[1]
 
@@ -182,6 +196,7 @@ def has_part(p: Pattern, tags: frozenset[str]) -> bool:
 
 COMPUTED = frozenset({"op", "neg", "abs", "?"})  # arithmetic, and what justify cannot rebuild
 UNKNOWN = frozenset({"?"})  # an interval, a pool, an external function, ...
+_OPEN = frozenset({"v", "?"})  # what keeps arithmetic from having one value
 
 
 def _has_vars(p: Pattern) -> bool:
@@ -244,7 +259,8 @@ def signature_of(atom: Symbol) -> tuple[str, int]:
 
 def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
     """Match a symbol against a pattern, extending bindings; False when they cannot match.
-    Arithmetic parts are not inverted: a variable only inside arithmetic stays unbound."""
+    Ground arithmetic (``-2``, ``1 + 1``) is compared by its value; arithmetic over variables is not
+    inverted: a variable only inside it stays unbound, and the part matches anything."""
     tag = p[0]
     if tag == "v":
         bound = bindings.get(p[1])
@@ -261,7 +277,12 @@ def unify(p: Pattern, symbol: Symbol, bindings: dict[str, Symbol]) -> bool:
         if kind != "f" or value != name or len(sargs) != len(args):
             return False
         return all(unify(a, s, bindings) for a, s in zip(args, sargs))
-    return True  # arithmetic and the rest: checked once the record is rebuilt
+    if tag in ("op", "neg", "abs") and not has_part(p, _OPEN):  # ground arithmetic (-2): its value
+        try:
+            return ident(builder(p)({})) == ident(symbol)
+        except Unbuildable:
+            return False
+    return True  # arithmetic over variables and the rest: checked once the instance is rebuilt
 
 
 # --------------------------------------------------------------------------

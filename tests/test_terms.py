@@ -64,3 +64,30 @@ def test_unify_binds_variables_and_refuses_what_differs():
     assert not unify(["f", "strike", [["v", "C"], ["v", "C"], ["v", "D"]]], atom, {})  # C twice, two values
     assert unify(["f", "p", [["v", "C"], ["v", "C"]]], clingo.parse_term('p("a","a")'), {})
     assert not unify(["s", "c1"], Number(1), {}) and not unify(["n", 1], String("1"), {})
+
+
+def test_arithmetic_is_clingos():
+    """terms.builder computes as clingo does: towards zero, on 32-bit integers that wrap around, a
+    negative power 0 (and of 0 undefined), division by zero undefined."""
+    from pybridge.terms import Unbuildable, builder, pattern
+    from clingo import ast
+
+    cases = ["-7 / 2", "-7 \\ 2", "7 \\ -2", "2 ** 31", "2147483647 + 1", "65536 * 65536", "100000 * 100000",
+             "2 ** -1", "1 ** -1", "(-1) ** -2", "3 ** 40", "0 ** 0", "|-2147483647 - 1|", "-(-2147483647 - 1)",
+             "6 & 3", "6 ? 3", "6 ^ 3", "0 ** -1", "1 / 0", "1 \\ 0"]
+    program = " ".join(f"v({i}, {c})." for i, c in enumerate(cases))
+    control = clingo.Control(["--warn=none"])
+    control.add("base", [], program)
+    control.ground([("base", [])])
+    clingos = {a.symbol.arguments[0].number: a.symbol.arguments[1] for a in control.symbolic_atoms.by_signature("v", 2)}
+    ours = {}
+    for i, case in enumerate(cases):
+        found: list = []
+        ast.parse_string(f"v({case}).", found.append)
+        term = found[1].head.atom.symbol.arguments[0]
+        try:
+            ours[i] = builder(pattern(term))({})
+        except Unbuildable:
+            pass
+    assert ours == clingos
+    assert set(range(len(cases))) - set(ours) == {17, 18, 19}  # 0 ** -1, 1 / 0, 1 \ 0: undefined
