@@ -1,14 +1,38 @@
 """A situation's YAML, read within the limits (:mod:`pybridge.limits`): PyYAML's safe loader with
-bounded nesting, no duplicate keys, and only the tags JSON has a value for."""
+bounded nesting, no duplicate keys, and only the tags JSON has a value for.
+
+Where PyYAML has libyaml, libyaml scans and parses (six times faster on a board) and PyYAML's own
+composer and constructor build the data, so that nesting stays bounded (libyaml's composer is
+recursive in C, with no bound) and the checks below apply alike. The two scanners differ on a few
+characters: libyaml takes a tab inside a plain text, ``|#`` and some ``?``, which the pure-Python
+one refuses, and reads a lone ``!`` tag and a byte-order mark inside the text otherwise. A text
+with any of those characters, with a character the pure-Python reader refuses, or that libyaml
+finds invalid is read by the pure-Python loader. So what is accepted, the data and every error
+message stay as that loader has them (tests/test_yaml_input.py compares both on every shipped
+situation and on random texts); where that loader fails outright (on an escape past Unicode,
+``"\\U00110000"``), libyaml's message is given."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.reader import Reader
+from yaml.resolver import Resolver
 
 from pybridge.errors import JudgeError
 from pybridge.limits import DEFAULTS, current, over
+
+try:
+    from yaml._yaml import CParser
+except ImportError:  # PyYAML built without libyaml: the pure-Python loader does it all
+    CParser = None
+
+# Where libyaml and PyYAML's pure-Python scanner may read a text differently (see above).
+_SCANNERS_DIFFER = re.compile("[\t!?|>\ufeff]")
 
 
 class _DepthExceeded(Exception):
@@ -32,11 +56,11 @@ _REFUSED_TAGS = {"set": "a set", "omap": "an ordered mapping", "pairs": "a list 
                  "binary": "binary data", "timestamp": "a date or time"}
 
 
-class _BoundedLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, stricter: bounded nesting, no duplicate keys, and only the
-    tags JSON has a value for. A !!set, !!omap, !!pairs, !!binary or !!timestamp tag is
-    refused (a Python set would reach the solver in hash order); an unquoted date stays
-    a text, as in JSON."""
+class _Strict:
+    """What makes PyYAML's safe loader stricter, for either parser: bounded nesting, no duplicate
+    keys, and only the tags JSON has a value for. A !!set, !!omap, !!pairs, !!binary or !!timestamp
+    tag is refused (a Python set would reach the solver in hash order); an unquoted date stays a
+    text, as in JSON."""
 
     max_depth = DEFAULTS.depth
     _depth = 0
@@ -68,12 +92,49 @@ def _refuse_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
                    "lists, texts, numbers, true/false and null", node)
 
 
-for _name in _REFUSED_TAGS:
-    _BoundedLoader.add_constructor(f"tag:yaml.org,2002:{_name}", _refuse_tag)
-_BoundedLoader.yaml_implicit_resolvers = {
-    first: [(tag, pattern) for tag, pattern in resolvers if tag != _TIMESTAMP]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+class _BoundedLoader(_Strict, yaml.SafeLoader):
+    """The pure-Python loader, made strict."""
+
+
+class _LibyamlLoader(_Strict, Composer, *((CParser,) if CParser else ()), SafeConstructor, Resolver):
+    """libyaml's parser under PyYAML's composer (first in the order, so its bounded
+    ``compose_node`` is the one used) and constructor, made strict."""
+
+    def __init__(self, text: str) -> None:
+        CParser.__init__(self, text)
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+
+
+for _loader in (_BoundedLoader, _LibyamlLoader):
+    for _name in _REFUSED_TAGS:
+        _loader.add_constructor(f"tag:yaml.org,2002:{_name}", _refuse_tag)
+    _loader.yaml_implicit_resolvers = {
+        first: [(tag, pattern) for tag, pattern in resolvers if tag != _TIMESTAMP]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+
+
+def _load(text: str, depth: int) -> Any:
+    if CParser is None or Reader.NON_PRINTABLE.search(text) or _SCANNERS_DIFFER.search(text):
+        return _read(_BoundedLoader, text, depth)
+    try:
+        return _read(_LibyamlLoader, text, depth)
+    except yaml.YAMLError as found:
+        try:
+            return _read(_BoundedLoader, text, depth)  # it says what is wrong, as it always has
+        except ValueError:  # its scanner fails outright where libyaml names the fault (an escape past Unicode)
+            raise found from None
+
+
+def _read(loader_class: type, text: str, depth: int) -> Any:
+    loader = loader_class(text)  # the pure-Python reader checks the characters here
+    loader.max_depth = depth
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
 
 
 def load_yaml(text: str, *, source: str) -> Any:
@@ -85,12 +146,7 @@ def load_yaml(text: str, *, source: str) -> Any:
     the values with the aliases expanded and stops at the values limit."""
     limits = current()
     try:
-        loader = _BoundedLoader(text)  # reading starts here: a character YAML refuses fails already
-        loader.max_depth = limits.depth
-        try:
-            return loader.get_single_data()
-        finally:
-            loader.dispose()
+        return _load(text, limits.depth)
     except _DepthExceeded as exc:
         raise JudgeError(over(f"nested more than {limits.depth} levels deep (line {exc.line})",
                               limits.depth, "depth"), source=source) from None
