@@ -8,13 +8,20 @@ A file's content key is remembered by its size, device, inode and modification a
 kernel's own, set on every write and every metadata change, so a copy that keeps a modification time
 (cp -p, tar) still counts as changed; a file changed in the last two seconds is always read, since
 its times may not have moved yet for a second change. (Where a file system's change time only mirrors
-the modification time, some network mounts and Windows, an empty CCG_JUDGE_CACHE is the safe choice.)"""
+the modification time, some network mounts and Windows, an empty CCG_JUDGE_CACHE is the safe choice.)
+
+The folder is kept within a size (``CCG_JUDGE_CACHE_MB``, default 256 MB): every edit of ``asp/``
+makes programs of its own, and a rules author makes hundreds. After each write the entries used
+longest ago go first, a program with its parts (``X.json`` with ``X.near.json``, ...) as one; an
+entry read is marked used by its modification time, at most once an hour. Only files named as this
+module names them are ever removed, whatever folder ``CCG_JUDGE_CACHE`` names."""
 
 from __future__ import annotations
 
 import json
 import logging
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -26,6 +33,13 @@ from pybridge.errors import JudgeError
 log = logging.getLogger(__name__)
 
 CACHE_VARIABLE = "CCG_JUDGE_CACHE"
+SIZE_VARIABLE = "CCG_JUDGE_CACHE_MB"
+DEFAULT_SIZE_MB = 256
+_MARK_USED_AFTER_S = 3600
+# What this module writes: data-<key>.json, <game>-<mode>-<key>[-...][.part].json, and mkstemp's
+# temporary files; nothing else in the folder is ever removed.
+_ENTRY = re.compile(r"(?:data|[a-z0-9_]+-[a-z]+)-[0-9a-f]{24}[-.a-z0-9_]*\.json")
+_TEMPORARY = re.compile(r"tmp[a-z0-9_]{8}\.tmp")
 
 
 def cache_dir() -> Path | None:
@@ -39,14 +53,23 @@ def cache_dir() -> Path | None:
 def read_json(name: str) -> Any | None:
     """A cached JSON entry, or None when it is missing or broken."""
     folder = cache_dir()
-    path = folder / name if folder is not None else None
-    if path is None or not path.is_file():
+    if folder is None:
         return None
+    path = folder / name
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        modified = path.stat().st_mtime
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
     except (OSError, ValueError) as exc:
         log.info("ignoring cache file %s: %s", path.name, exc)
         return None
+    if time.time() - modified > _MARK_USED_AFTER_S:  # used now: the last to go when the folder is pruned
+        try:
+            os.utime(path)
+        except OSError:
+            pass
+    return data
 
 
 def write_json(name: str, data: Any) -> None:
@@ -63,6 +86,67 @@ def write_json(name: str, data: Any) -> None:
         os.replace(temporary, folder / name)  # atomic: concurrent processes never read half a file
     except OSError as exc:
         log.info("cannot write to the cache folder: %s", exc)
+        return
+    if name != _FINGERPRINTS:
+        prune(folder, size_limit(), keep=name)
+
+
+def size_limit() -> int:
+    """The cache folder's size limit in bytes (``CCG_JUDGE_CACHE_MB``)."""
+    raw = os.environ.get(SIZE_VARIABLE)
+    if raw is None or raw.strip() == "":
+        return DEFAULT_SIZE_MB * 1_000_000
+    try:
+        megabytes = int(raw)
+    except ValueError:
+        megabytes = 0
+    if megabytes <= 0:
+        raise JudgeError(f"environment variable {SIZE_VARIABLE} must be a positive whole number of megabytes, "
+                         f"got {raw!r}")
+    return megabytes * 1_000_000
+
+
+def prune(folder: Path, limit: int, keep: str = "") -> None:
+    """Remove the entries used longest ago until the folder's entries fit in ``limit`` bytes; an entry
+    ``X.part.json`` goes with ``X.json`` (a program and its parts), and ``keep`` (just written) and its
+    group stay. A temporary file a writer left an hour ago goes too."""
+    entries: dict[str, tuple[float, int]] = {}  # stem -> (used, size)
+    now = time.time()
+    try:
+        with os.scandir(folder) as found:
+            for item in found:
+                try:
+                    if _ENTRY.fullmatch(item.name) and item.is_file(follow_symlinks=False):
+                        stat = item.stat(follow_symlinks=False)
+                        entries[item.name[:-len(".json")]] = (stat.st_mtime, stat.st_size)
+                    elif _TEMPORARY.fullmatch(item.name) and now - item.stat().st_mtime > _MARK_USED_AFTER_S:
+                        os.unlink(item.path)
+                except OSError:
+                    continue
+    except OSError as exc:
+        log.info("cannot read the cache folder: %s", exc)
+        return
+    total = sum(size for _, size in entries.values())
+    if total <= limit:
+        return
+    groups: dict[str, list[str]] = {}
+    for stem in entries:
+        owner = stem.rsplit(".", 1)[0]
+        groups.setdefault(owner if owner in entries else stem, []).append(stem)
+    kept = keep[:-len(".json")] if keep.endswith(".json") else keep
+    kept_group = next((g for g, stems in groups.items() if kept in stems), None)
+    for group in sorted(groups, key=lambda g: max(entries[s][0] for s in groups[g])):
+        if total <= limit:
+            break
+        if group == kept_group:
+            continue
+        for stem in groups[group]:
+            try:
+                os.unlink(folder / f"{stem}.json")
+                total -= entries[stem][1]
+            except OSError:
+                continue
+        log.info("cache folder over %d MB: removed %s", limit // 1_000_000, group)
 
 
 _FINGERPRINTS = "fingerprints.json"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pybridge import api, cache, solve, specialise
+from pybridge.errors import JudgeError
 from pybridge.report import to_json
 from pybridge.situation import situation_from_data
 
@@ -189,3 +190,68 @@ def test_data_saved_again_while_it_is_read_is_kept_under_its_own_key(tmp_path, m
     assert kept == {f"data-{new_key}.json"}
     source.write_text("v: 1\n", encoding="utf-8")  # undone: its own data, not the other's
     assert cache.data_file(source, lambda raw: {"raw": raw.decode()}) == {"raw": "v: 1\n"}
+
+
+# --------------------------------------------------------------------------
+# The folder's size: every edit of asp/ makes programs of its own
+
+
+KEY = "0123456789abcdef01234567"
+
+
+def _entry(folder: Path, name: str, kilobytes: int, hours_ago: float) -> Path:
+    import os
+    import time
+
+    path = folder / name
+    path.write_text("[" + " " * (kilobytes * 1000 - 2) + "]", encoding="utf-8")
+    when = time.time() - hours_ago * 3600
+    os.utime(path, (when, when))
+    return path
+
+
+def test_the_folder_is_kept_within_its_size_oldest_use_first(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(folder))
+    monkeypatch.setenv(cache.SIZE_VARIABLE, "1")  # 1 MB
+    old = KEY.replace("0", "a")
+    older = [_entry(folder, f"berserk-check-{old}.json", 300, 50),
+             _entry(folder, f"berserk-check-{old}.near.json", 200, 10),  # read lately: its program goes with it
+             _entry(folder, f"berserk-check-{old}.rules.json", 100, 50)]
+    newer = [_entry(folder, f"mtg-check-{KEY}-set_aside.1.json", 300, 5),
+             _entry(folder, f"data-{KEY}.json", 100, 1)]
+    foreign = [_entry(folder, "notes.json", 500, 100), _entry(folder, "berserk-check-mine.json", 500, 100)]
+    cache.write_json(f"berserk-trees-{KEY}.json", {"x": "y" * 250_000})
+    left = {p.name for p in folder.iterdir()}
+    assert not any(p.name in left for p in older)  # used 10 hours ago at the latest, with its parts
+    assert {p.name for p in newer + foreign} <= left  # newer ones fit; other files are never removed
+    assert f"berserk-trees-{KEY}.json" in left
+
+
+def test_a_read_marks_an_entry_used(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(folder))
+    read = _entry(folder, f"data-{KEY}.json", 600, 48)
+    unread = _entry(folder, f"data-{KEY.replace('0', 'b')}.json", 600, 24)
+    assert cache.read_json(read.name) == []
+    cache.prune(folder, 1_000_000)
+    assert read.exists() and not unread.exists()
+
+
+def test_a_temporary_file_left_behind_goes_and_a_fresh_one_stays(tmp_path):
+    left = _entry(tmp_path, "tmpab12cd_3.tmp", 1, 2)
+    writing = _entry(tmp_path, "tmpzz99yy_0.tmp", 1, 0)
+    cache.prune(tmp_path, 10_000_000)
+    assert not left.exists() and writing.exists()
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-5", "1.5"])
+def test_a_bad_size_limit_is_a_clear_error(tmp_path, monkeypatch, value):
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path / "cache"))
+    monkeypatch.setenv(cache.SIZE_VARIABLE, value)
+    with pytest.raises(JudgeError) as caught:
+        cache.write_json(f"data-{KEY}.json", {"data": 1})
+    assert caught.value.message == (f"environment variable CCG_JUDGE_CACHE_MB must be a positive whole number of "
+                                    f"megabytes, got {value!r}")
