@@ -3,9 +3,11 @@
 No clingo here. Errors name the file, the field path and what was
 expected. Game-level checks (known stages, zones, cards, ids that refer to
 each other) run after the structural ones, against the game's data files.
-"""
 
-from __future__ import annotations
+The models' annotations are evaluated when the module is imported (no ``from __future__ import
+annotations``): msgspec would otherwise compile each annotation's text on the first situation a
+process reads, about 3 ms of a cold check.
+"""
 
 import json
 import sys
