@@ -11,7 +11,8 @@ Columns, each the median (and p99) CPU time of one situation, in milliseconds:
 (warm: the rules compiled and parsed in this process; what the specialiser found for a situation's
 shape is forgotten before every run, so each run pays for it as a new situation would)
 and the ratios to the floor, the size of `check --json`, and, for cold processes, the CPU time of
-`ccg-judge check S --json` against `python -m clingo main.lp facts.lp`, and peak RSS.
+`ccg-judge check S --json` against `python -m clingo main.lp facts.lp` (medians of 11 runs each,
+taken in turns), and peak RSS.
 Situations: every ruling file (as one group per game) and generated Berserk boards of 10, 30, 60 and
 120 cards with 0, 3 and 8 hidden cards (bench/boards.py, fixed seed). Times are CPU times of the
 measuring process (or of the child, for cold runs), so other load on the machine matters less than
@@ -112,17 +113,16 @@ def cold(path: Path, repeat: int) -> tuple[float, float]:
         commands = {"ccg-judge": [sys.executable, "-m", "pybridge", "check", str(path), "--json"],
                     "clingo": [sys.executable, "-m", "clingo", str(entry_file(game, load_game(game).entry)),
                                str(facts), "--models=2", "--outf=2"]}
-        results = {}
-        for name, command in commands.items():
+        spent: dict[str, list[float]] = {name: [] for name in commands}
+        for command in commands.values():
             subprocess.run(command, capture_output=True, check=True, env=env)  # fills the bytecode cache
-            spent = []
-            for _ in range(repeat):
+        for n in range(repeat):  # interleaved, in turns, so that the machine's load hits both alike
+            for name in (list(commands) if n % 2 == 0 else list(reversed(commands))):
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                subprocess.run(command, capture_output=True, check=True, env=env)
+                subprocess.run(commands[name], capture_output=True, check=True, env=env)
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                spent.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
-            results[name] = statistics.median(spent)
-    return results["ccg-judge"], results["clingo"]
+                spent[name].append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+    return statistics.median(spent["ccg-judge"]), statistics.median(spent["clingo"])
 
 
 def peak_rss_mb(data: dict) -> float:
@@ -217,7 +217,7 @@ def main() -> None:
                            ("board 30/3", Path(tmp) / "board-30-3.json")):
             if not path.exists():
                 path.write_text(json.dumps(boards.get((30, 3)) or board(30, 3), ensure_ascii=False), encoding="utf-8")
-            ours, theirs = cold(path, 3 if args.quick else 5)
+            ours, theirs = cold(path, 3 if args.quick else 11)
             print(f"cold {name:<12} ccg-judge check --json {ours:7.1f} ms CPU   python -m clingo {theirs:7.1f} ms"
                   f" CPU   ratio {ours / theirs:4.2f}x")
     print(f"peak RSS, a process judging the 120-card board with 8 hidden cards: "
