@@ -4,8 +4,9 @@ bounded nesting, no duplicate keys, and only the tags JSON has a value for.
 Where PyYAML has libyaml, libyaml scans and parses (six times faster on a board) and PyYAML's own
 composer and constructor build the data, so that nesting stays bounded (libyaml's composer is
 recursive in C, with no bound) and the checks below apply alike. The two scanners differ on a few
-characters: libyaml takes a tab inside a plain text, ``|#`` and some ``?``, which the pure-Python
-one refuses, and reads a lone ``!`` tag and a byte-order mark inside the text otherwise. A text
+characters: libyaml takes a tab inside a plain text, ``|#``, some ``?`` and a ``#`` right after a
+``%YAML`` directive's version, which the pure-Python one refuses, and reads a lone ``!`` tag and a
+byte-order mark inside the text otherwise. A text
 with any of those characters, with a character the pure-Python reader refuses, or that libyaml
 finds invalid is read by the pure-Python loader. So what is accepted, the data and every error
 message stay as that loader has them (tests/test_yaml_input.py compares both on every shipped
@@ -32,7 +33,7 @@ except ImportError:  # PyYAML built without libyaml: the pure-Python loader does
     CParser = None
 
 # Where libyaml and PyYAML's pure-Python scanner may read a text differently (see above).
-_SCANNERS_DIFFER = re.compile("[\t!?|>\ufeff]")
+_SCANNERS_DIFFER = re.compile("[\t!?|>%\ufeff]")
 
 
 class _DepthExceeded(Exception):
@@ -124,8 +125,18 @@ def _load(text: str, depth: int) -> Any:
     except yaml.YAMLError as found:
         try:
             return _read(_BoundedLoader, text, depth)  # it says what is wrong, as it always has
-        except ValueError:  # its scanner fails outright where libyaml names the fault (an escape past Unicode)
-            raise found from None
+        except ValueError as crash:
+            if _raised_in(crash, "yaml.scanner"):  # it fails outright where libyaml names the fault
+                raise found from None
+            raise  # a number of thousands of digits, say: as before
+
+
+def _raised_in(exc: BaseException, module: str) -> bool:
+    """Whether the innermost frame of ``exc``'s traceback is in ``module``."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_globals.get("__name__") == module
 
 
 def _read(loader_class: type, text: str, depth: int) -> Any:

@@ -77,6 +77,7 @@ def test_libyaml_reads_the_shipped_situations_as_the_pure_python_loader_does(mon
     (".\t", "not valid YAML: found character '\\t' that cannot start any token (line 1, column 2)"),
     ("|#", "not valid YAML: expected chomping or indentation indicators, but found '#' (line 1, column 2)"),
     ("[<<?),b\n]", "not valid YAML: "),
+    ("%YAML 1.1#\n---\ngame: berserk\n", "not valid YAML: expected a digit or ' ', but found '#' (line 1, column 10)"),
 ])
 def test_refusals_and_errors_read_as_the_pure_python_loader_has_them(text, message):
     fast, slow = both(text)
@@ -90,6 +91,17 @@ def test_refusals_and_errors_read_as_the_pure_python_loader_has_them(text, messa
 def test_an_escape_past_unicode_is_named_where_the_pure_python_scanner_fails_outright():
     fast = outcome('notes: "\\U00110000"\n')
     assert fast == ("error", "not valid YAML: found invalid Unicode character escape code (line 1, column 11)")
+
+
+@pytest.mark.parametrize("text", ["%FOO\n---\na: ", 'a: "\\ud800"\nb: ', "a: "])
+def test_a_number_too_long_to_read_is_named_as_before(text):
+    """Where libyaml refuses a text the pure-Python loader reads (an unknown directive, an escaped
+    surrogate), that loader's own failure on a number of thousands of digits stands."""
+    from pybridge.situation import parse_text
+
+    with pytest.raises(JudgeError) as caught:
+        parse_text(text + "1" * 5000 + "\n", source="s.yaml")
+    assert caught.value.message == "a number has too many digits to read"
 
 
 def test_a_lone_tag_reads_as_the_pure_python_loader_reads_it():
@@ -133,5 +145,22 @@ yamlish = st.text(alphabet=st.sampled_from(list("ab1 :-[]{},#&*!|>'\"\n\t?%@`\\.
 @settings(max_examples=500, deadline=None)
 @given(yamlish)
 def test_any_text_reads_or_fails_alike(text):
+    fast, slow = both(text)
+    assert fast == slow
+
+
+SHIPPED = [path.read_text(encoding="utf-8") for path in SITUATIONS[::7]]
+wide = st.sampled_from(list("abcdefghijklmnopqrstuvwxyzYAML0123456789 :-[]{},#'\".%&*!|>?@`\\~\n\t\r")
+                       + ["\x85", "\u2028", "é", "ж", "\ufeff", "\U0001F600"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(SHIPPED), st.lists(st.tuples(st.floats(0, 1), st.integers(0, 2), wide), min_size=1, max_size=4))
+def test_edited_situations_read_or_fail_alike(text, edits):
+    """A shipped situation with a few characters inserted, deleted or replaced: most still reach libyaml."""
+    for where, how, char in edits:
+        at = int(where * len(text))
+        text = text[:at] + char + text[at:] if how == 0 else text[:at] + text[at + 1:] if how == 1 else \
+            text[:at] + char + text[at + 1:]
     fast, slow = both(text)
     assert fast == slow
