@@ -36,13 +36,18 @@ CACHE_VARIABLE = "CCG_JUDGE_CACHE"
 SIZE_VARIABLE = "CCG_JUDGE_CACHE_MB"
 DEFAULT_SIZE_MB = 256
 _MARK_USED_AFTER_S = 3600
-# What this module writes: data-<key>.json, <game>-<mode>-<key>[-...][.part].json, and mkstemp's
+# The modes solve compiles programs for (tests/test_cache.py holds it to the compiler's).
+PROGRAM_MODES = ("check", "trees", "explain")
+# What this module writes: data-<key>.json, <game>-<mode>-<key>[-...][.part].json, and its own
 # temporary files; nothing else in the folder is ever removed.
-_ENTRY = re.compile(r"(?:data|[a-z0-9_]+-[a-z]+)-[0-9a-f]{24}[-.a-z0-9_]*\.json")
-_TEMPORARY = re.compile(r"tmp[a-z0-9_]{8}\.tmp")
+_ENTRY = re.compile(r"(?:data|[a-z0-9_]+-(?:%s))-[0-9a-f]{24}[-.a-z0-9_]*\.json" % "|".join(PROGRAM_MODES))
+_TEMPORARY_PREFIX = "ccg-judge-"
+_TEMPORARY = re.compile(re.escape(_TEMPORARY_PREFIX) + r"[a-z0-9_]{8}\.tmp")
 
 
 def cache_dir() -> Path | None:
+    """The cache folder (None: keep none); a bad size limit is refused here, before any use."""
+    size_limit()
     configured = os.environ.get(CACHE_VARIABLE)
     if configured is not None:
         return Path(configured) if configured.strip() else None
@@ -80,7 +85,7 @@ def write_json(name: str, data: Any) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         import tempfile  # only a run that writes the cache needs it
 
-        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY_PREFIX, suffix=".tmp")
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             json.dump(data, out, ensure_ascii=False)
         os.replace(temporary, folder / name)  # atomic: concurrent processes never read half a file
@@ -143,9 +148,11 @@ def prune(folder: Path, limit: int, keep: str = "") -> None:
         for stem in groups[group]:
             try:
                 os.unlink(folder / f"{stem}.json")
-                total -= entries[stem][1]
+            except FileNotFoundError:
+                pass  # another process pruned it: gone all the same
             except OSError:
                 continue
+            total -= entries[stem][1]
         log.info("cache folder over %d MB: removed %s", limit // 1_000_000, group)
 
 

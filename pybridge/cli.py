@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from pybridge import api
+from pybridge import api, cache
 from pybridge import batch as batch_run
 from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
@@ -80,6 +80,7 @@ def cli(ctx: click.Context, verbose: bool) -> None:
     """ccg-judge: legal actions, prohibitions and obligations of a card-game
     situation, each justified by the numbered rule clauses behind it."""
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(message)s")
+    cache.size_limit()  # a bad CCG_JUDGE_CACHE_MB is refused before any work (and any worker) starts
     process = ctx.obj if ctx.obj is not None else {}
     process["one_shot"] = ctx.invoked_subcommand in ONE_SHOT
     if process.get("collector_off") and not process["one_shot"]:

@@ -290,6 +290,8 @@ def check_against_game(s: Situation, *, source: str) -> None:
     try:
         game = load_game(s.game)
     except JudgeError as exc:
+        if exc.field != "game":  # not the situation's fault (a game's data file, the environment): as it is
+            raise
         raise JudgeError(exc.message, source=source, field="game") from None
 
     def fail(message: str, field: str) -> None:

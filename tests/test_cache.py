@@ -221,12 +221,47 @@ def test_the_folder_is_kept_within_its_size_oldest_use_first(tmp_path, monkeypat
              _entry(folder, f"berserk-check-{old}.rules.json", 100, 50)]
     newer = [_entry(folder, f"mtg-check-{KEY}-set_aside.1.json", 300, 5),
              _entry(folder, f"data-{KEY}.json", 100, 1)]
-    foreign = [_entry(folder, "notes.json", 500, 100), _entry(folder, "berserk-check-mine.json", 500, 100)]
+    foreign = [_entry(folder, "notes.json", 500, 100), _entry(folder, "berserk-check-mine.json", 500, 100),
+               _entry(folder, f"backup-notes-{KEY}.json", 500, 100), _entry(folder, "tmpq1w2e3r4.tmp", 1, 2)]
     cache.write_json(f"berserk-trees-{KEY}.json", {"x": "y" * 250_000})
     left = {p.name for p in folder.iterdir()}
     assert not any(p.name in left for p in older)  # used 10 hours ago at the latest, with its parts
     assert {p.name for p in newer + foreign} <= left  # newer ones fit; other files are never removed
-    assert f"berserk-trees-{KEY}.json" in left
+
+
+def test_the_entry_just_written_stays_whatever_its_time(tmp_path):
+    """A file system whose clock is behind (a network mount) may date the entry just written first."""
+    kept = _entry(tmp_path, f"data-{KEY}.json", 600, 30)
+    other = _entry(tmp_path, f"data-{KEY.replace('0', 'c')}.json", 600, 1)
+    cache.prune(tmp_path, 1_000_000, keep=kept.name)
+    assert kept.exists() and not other.exists()
+
+
+def test_an_entry_another_process_pruned_counts_as_gone(tmp_path, monkeypatch):
+    import os
+
+    first = _entry(tmp_path, f"data-{KEY}.json", 400, 3)
+    second = _entry(tmp_path, f"data-{KEY.replace('0', 'd')}.json", 400, 2)
+    third = _entry(tmp_path, f"data-{KEY.replace('0', 'e')}.json", 400, 1)
+    unlink = os.unlink
+
+    def raced(path, *args, **kwargs):
+        if str(path) == str(first):  # removed by another pruner between this one's scan and its turn
+            unlink(path)
+            raise FileNotFoundError(path)
+        return unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", raced)
+    cache.prune(tmp_path, 1_000_000)
+    assert not first.exists() and second.exists() and third.exists()
+
+
+def test_the_program_modes_are_the_compilers():
+    from pybridge.compiler import GRAPH_MODES
+
+    assert set(cache.PROGRAM_MODES) == GRAPH_MODES | {"check"}
+    for mode in cache.PROGRAM_MODES:
+        assert cache._ENTRY.fullmatch(f"berserk-{mode}-{KEY}-set_aside.1.near.json")
 
 
 def test_a_read_marks_an_entry_used(tmp_path, monkeypatch):
@@ -241,17 +276,33 @@ def test_a_read_marks_an_entry_used(tmp_path, monkeypatch):
 
 
 def test_a_temporary_file_left_behind_goes_and_a_fresh_one_stays(tmp_path):
-    left = _entry(tmp_path, "tmpab12cd_3.tmp", 1, 2)
-    writing = _entry(tmp_path, "tmpzz99yy_0.tmp", 1, 0)
+    left = _entry(tmp_path, "ccg-judge-ab12cd_3.tmp", 1, 2)
+    writing = _entry(tmp_path, "ccg-judge-zz99yy_0.tmp", 1, 0)
+    anothers = _entry(tmp_path, "tmpab12cd_3.tmp", 1, 2)  # another program's
     cache.prune(tmp_path, 10_000_000)
-    assert not left.exists() and writing.exists()
+    assert not left.exists() and writing.exists() and anothers.exists()
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "-5", "1.5"])
 def test_a_bad_size_limit_is_a_clear_error(tmp_path, monkeypatch, value):
     monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path / "cache"))
     monkeypatch.setenv(cache.SIZE_VARIABLE, value)
-    with pytest.raises(JudgeError) as caught:
-        cache.write_json(f"data-{KEY}.json", {"data": 1})
-    assert caught.value.message == (f"environment variable CCG_JUDGE_CACHE_MB must be a positive whole number of "
-                                    f"megabytes, got {value!r}")
+    for use in (lambda: cache.read_json(f"data-{KEY}.json"), lambda: cache.write_json(f"data-{KEY}.json", {})):
+        with pytest.raises(JudgeError) as caught:  # refused before the folder is used at all
+            use()
+        assert caught.value.message == ("environment variable CCG_JUDGE_CACHE_MB must be a positive whole number "
+                                        f"of megabytes, got {value!r}")
+    assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("command", [["check", str(ORDINARY)], ["batch", str(ORDINARY)]])
+def test_a_bad_size_limit_stops_a_command_before_it_starts(tmp_path, command):
+    import os
+    import subprocess
+
+    env = {**os.environ, cache.CACHE_VARIABLE: str(tmp_path / "cache"), cache.SIZE_VARIABLE: "lots"}
+    done = subprocess.run([sys.executable, "-m", "pybridge", *command], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        2, "", "error: environment variable CCG_JUDGE_CACHE_MB must be a positive whole number of megabytes, "
+               "got 'lots'\n")
