@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import gc
 import re
@@ -12,7 +11,7 @@ from pathlib import Path
 from clingo import Function, Number, String, Symbol
 
 from pybridge.catalogue import load_game
-from pybridge.errors import JudgeError
+from pybridge.errors import JudgeError, close_matches
 from pybridge.facts import render_facts, situation_facts
 from pybridge.justify import (Cites, Report, Resolution, build_report, build_resolution, finish, group,
                               lifting_principles, verdict_of)
@@ -198,7 +197,7 @@ def parse_action(action: str, game, s: Situation) -> Symbol:
     name, args = _split_term(action)
     roles = game.actions.get(name)
     if roles is None:
-        close = difflib.get_close_matches(name, sorted(game.actions), n=3, cutoff=0.5)
+        close = close_matches(name, sorted(game.actions), n=3, cutoff=0.5)
         hint = f"did you mean {', '.join(repr(c) for c in close)}? " if close else ""
         raise JudgeError(f"unknown action {name!r}; {hint}{game.name} actions are: {', '.join(sorted(game.actions))}",
                          field="ACTION")
@@ -212,7 +211,7 @@ def parse_action(action: str, game, s: Situation) -> Symbol:
             terms_.append(String(arg[1:-1]))
         elif role in CARD_ROLES or arg in ids:
             if arg not in ids:
-                close = difflib.get_close_matches(arg, sorted(ids), n=3, cutoff=0.4)
+                close = close_matches(arg, sorted(ids), n=3, cutoff=0.4)
                 hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else \
                     f"; the situation has {', '.join(repr(c) for c in sorted(ids))}"
                 raise JudgeError(f"no card or player {arg!r} in this situation (argument {role} of {name})"

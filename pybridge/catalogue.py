@@ -3,7 +3,6 @@ and its card catalogue. Rules authors edit these files, never Python."""
 
 from __future__ import annotations
 
-import difflib
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from msgspec import Struct, field
 
 from pybridge.cache import read_game_yaml
 from pybridge.encodings import asp_root, game_dir
-from pybridge.errors import JudgeError
+from pybridge.errors import JudgeError, close_matches
 from pybridge.vocabulary import Vocabulary, load_vocabulary
 
 
@@ -132,7 +131,7 @@ class Game(Struct, frozen=True):
         try:
             return self.cards[name]
         except KeyError:
-            close = difflib.get_close_matches(name, list(self.cards), n=3, cutoff=0.5)
+            close = close_matches(name, list(self.cards), n=3, cutoff=0.5)
             hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
             raise JudgeError(
                 f"unknown card {name!r} in the {self.name} catalogue{hint}",
@@ -263,7 +262,7 @@ def _resolution(spec: Any, clauses: dict[str, Clause]) -> ResolutionRules | None
         raise JudgeError(f"game.yaml: resolution: expected a mapping, got {spec!r}")
     for key in spec:
         if key not in RESOLUTION_CHOICES and key not in RESOLUTION_CLAUSES:
-            close = difflib.get_close_matches(str(key), [*RESOLUTION_CHOICES, *RESOLUTION_CLAUSES], n=1)
+            close = close_matches(str(key), [*RESOLUTION_CHOICES, *RESOLUTION_CLAUSES], n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise JudgeError(f"game.yaml: resolution: unknown key {key!r}{hint}")
     for key, allowed in RESOLUTION_CHOICES.items():

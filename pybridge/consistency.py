@@ -51,7 +51,7 @@ from clingo import ast
 from pybridge.catalogue import Game, load_game
 from pybridge.compiler import Statement, parse_rules
 from pybridge.encodings import asp_root, banner_id, entry_file
-from pybridge.errors import JudgeError
+from pybridge.errors import JudgeError, close_matches
 from pybridge.situation import Situation, situation_from_data
 from pybridge.vocabulary import Context, is_word, load_vocabulary
 from pybridge.vocabulary import Vocabulary as GameVocabulary
@@ -814,8 +814,7 @@ def search(game_name: str, bounds: Bounds = Bounds(), *, time_limit: float = 120
         known = {i.id for i in invariants}
         for name in wanted:
             if name not in known:
-                import difflib
-                close = difflib.get_close_matches(name, sorted(known), n=1)
+                close = close_matches(name, sorted(known), n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise JudgeError(f"unknown invariant {name!r}{hint} ({game_name} has {', '.join(sorted(known))})",
                                  field="--invariant")

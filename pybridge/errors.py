@@ -25,3 +25,11 @@ class JudgeError(Exception):
         elif self.field:
             where = f"field {self.field}: "
         return where + self.message
+
+
+def close_matches(word: str, choices, *, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """The names nearest ``word`` for a "did you mean" (difflib's; imported only when a message
+    needs it, since a valid situation never does)."""
+    import difflib
+
+    return difflib.get_close_matches(word, list(choices), n=n, cutoff=cutoff)

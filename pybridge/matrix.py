@@ -11,7 +11,6 @@ and B; the HTML page also holds each verdict's justification.
 from __future__ import annotations
 
 import csv
-import difflib
 import html
 import io
 import json
@@ -24,7 +23,7 @@ from typing import Any
 from pybridge import limits
 from pybridge.batch import Outcome, Task
 from pybridge.catalogue import Game, load_game
-from pybridge.errors import JudgeError
+from pybridge.errors import JudgeError, close_matches
 from pybridge.situation import parse_text, situation_from_data
 from pybridge.viewpoint import unknown_card_ids
 
@@ -156,7 +155,7 @@ def _card_values(entry: dict[str, Any], key: str) -> set[str]:
 
 
 def _nearest(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, sorted(choices), n=3, cutoff=0.5)
+    close = close_matches(word, sorted(choices), n=3, cutoff=0.5)
     return f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
 
 

@@ -14,7 +14,6 @@ and checked for its own consistency when loaded.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from functools import cache, cached_property
@@ -25,7 +24,7 @@ from msgspec.structs import replace
 
 from pybridge.cache import read_game_yaml
 from pybridge.encodings import game_dir
-from pybridge.errors import JudgeError
+from pybridge.errors import JudgeError, close_matches
 
 FILE_NAME = "vocabulary.yaml"
 # A word of the game becomes a clingo constant: a plain identifier, never the keyword `not`.
@@ -59,7 +58,7 @@ def unprintable(text: str) -> str | None:
 
 
 def nearest(name: str, known: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+    close = close_matches(name, sorted(known), n=1, cutoff=0.6)
     return close[0] if close else None
 
 
