@@ -38,9 +38,10 @@ DEFAULT_SIZE_MB = 256
 _MARK_USED_AFTER_S = 3600
 # The modes solve compiles programs for (tests/test_cache.py holds it to the compiler's).
 PROGRAM_MODES = ("check", "trees", "explain")
-# What this module writes: data-<key>.json, <game>-<mode>-<key>[-...][.part].json, and its own
-# temporary files; nothing else in the folder is ever removed.
-_ENTRY = re.compile(r"(?:data|[a-z0-9_]+-(?:%s))-[0-9a-f]{24}[-.a-z0-9_]*\.json" % "|".join(PROGRAM_MODES))
+# What this module writes: data-<key>.json, <game>-<mode>-<key>[-...][.part].json or .marshal, and
+# its own temporary files; nothing else in the folder is ever removed.
+_SUFFIXES = (".json", ".marshal")
+_ENTRY = re.compile(r"(?:data|[a-z0-9_]+-(?:%s))-[0-9a-f]{24}[-.a-z0-9_]*\.(?:json|marshal)" % "|".join(PROGRAM_MODES))
 _TEMPORARY_PREFIX = "ccg-judge-"
 _TEMPORARY = re.compile(re.escape(_TEMPORARY_PREFIX) + r"[a-z0-9_]{8}\.tmp")
 
@@ -57,16 +58,28 @@ def cache_dir() -> Path | None:
 
 def read_json(name: str) -> Any | None:
     """A cached JSON entry, or None when it is missing or broken."""
+    raw = read_bytes(name)
+    if raw is None:
+        return None
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except ValueError as exc:
+        log.info("ignoring cache file %s: %s", name, exc)
+        return None
+
+
+def read_bytes(name: str) -> bytes | None:
+    """A cached entry's bytes, or None when it is missing or unreadable."""
     folder = cache_dir()
     if folder is None:
         return None
     path = folder / name
     try:
         modified = path.stat().st_mtime
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
         log.info("ignoring cache file %s: %s", path.name, exc)
         return None
     if time.time() - modified > _MARK_USED_AFTER_S:  # used now: the last to go when the folder is pruned
@@ -74,10 +87,14 @@ def read_json(name: str) -> Any | None:
             os.utime(path)
         except OSError:
             pass
-    return data
+    return raw
 
 
 def write_json(name: str, data: Any) -> None:
+    write_bytes(name, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+
+
+def write_bytes(name: str, data: bytes) -> None:
     folder = cache_dir()
     if folder is None:
         return
@@ -86,8 +103,8 @@ def write_json(name: str, data: Any) -> None:
         import tempfile  # only a run that writes the cache needs it
 
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY_PREFIX, suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
         os.replace(temporary, folder / name)  # atomic: concurrent processes never read half a file
     except OSError as exc:
         log.info("cannot write to the cache folder: %s", exc)
@@ -113,9 +130,9 @@ def size_limit() -> int:
 
 def prune(folder: Path, limit: int, keep: str = "") -> None:
     """Remove the entries used longest ago until the folder's entries fit in ``limit`` bytes; an entry
-    ``X.part.json`` goes with ``X.json`` (a program and its parts), and ``keep`` (just written) and its
-    group stay. A temporary file a writer left an hour ago goes too."""
-    entries: dict[str, tuple[float, int]] = {}  # stem -> (used, size)
+    ``X.part.json`` (or ``.marshal``) goes with ``X.json`` (a program and its parts), and ``keep``
+    (just written) and its group stay. A temporary file a writer left an hour ago goes too."""
+    entries: dict[str, tuple[float, int, str]] = {}  # stem -> (used, size, name)
     now = time.time()
     try:
         with os.scandir(folder) as found:
@@ -123,7 +140,7 @@ def prune(folder: Path, limit: int, keep: str = "") -> None:
                 try:
                     if _ENTRY.fullmatch(item.name) and item.is_file(follow_symlinks=False):
                         stat = item.stat(follow_symlinks=False)
-                        entries[item.name[:-len(".json")]] = (stat.st_mtime, stat.st_size)
+                        entries[_stem(item.name)] = (stat.st_mtime, stat.st_size, item.name)
                     elif _TEMPORARY.fullmatch(item.name) and now - item.stat().st_mtime > _MARK_USED_AFTER_S:
                         os.unlink(item.path)
                 except OSError:
@@ -131,14 +148,14 @@ def prune(folder: Path, limit: int, keep: str = "") -> None:
     except OSError as exc:
         log.info("cannot read the cache folder: %s", exc)
         return
-    total = sum(size for _, size in entries.values())
+    total = sum(size for _, size, _ in entries.values())
     if total <= limit:
         return
     groups: dict[str, list[str]] = {}
     for stem in entries:
         owner = stem.rsplit(".", 1)[0]
         groups.setdefault(owner if owner in entries else stem, []).append(stem)
-    kept = keep[:-len(".json")] if keep.endswith(".json") else keep
+    kept = _stem(keep)
     kept_group = next((g for g, stems in groups.items() if kept in stems), None)
     for group in sorted(groups, key=lambda g: max(entries[s][0] for s in groups[g])):
         if total <= limit:
@@ -147,13 +164,17 @@ def prune(folder: Path, limit: int, keep: str = "") -> None:
             continue
         for stem in groups[group]:
             try:
-                os.unlink(folder / f"{stem}.json")
+                os.unlink(folder / entries[stem][2])
             except FileNotFoundError:
                 pass  # another process pruned it: gone all the same
             except OSError:
                 continue
             total -= entries[stem][1]
         log.info("cache folder over %d MB: removed %s", limit // 1_000_000, group)
+
+
+def _stem(name: str) -> str:
+    return next((name[:-len(suffix)] for suffix in _SUFFIXES if name.endswith(suffix)), name)
 
 
 _FINGERPRINTS = "fingerprints.json"

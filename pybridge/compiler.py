@@ -211,6 +211,8 @@ class Compiled:
     shapes: list = field(default_factory=list, repr=False, compare=False)
     ranks: list = field(default_factory=list, repr=False, compare=False)
     parts: Parts = field(default_factory=Parts, repr=False, compare=False)
+    # the name the cache folder keeps it under (pybridge.solve.program), for what is kept beside it
+    key: str = field(default="", repr=False, compare=False)
 
     PARTS = ("near", "rules")  # see Parts
 
@@ -253,7 +255,7 @@ class Compiled:
         return {"rules": [r.to_data() for r in self.rules]}
 
     @classmethod
-    def from_data(cls, data: dict, read: Callable[[str], dict]) -> Compiled:
+    def from_data(cls, data: dict, read: Callable[[str], dict], key: str = "") -> Compiled:
         """A compiled program from :meth:`to_data`; its parts from ``read``, when first asked for."""
         return cls(game=data["game"], mode=data["mode"], text=data["text"],
                    principles=dict(data["principles"]), defeaters=tuple(tuple(d) for d in data["defeaters"]),
@@ -262,7 +264,7 @@ class Compiled:
                    whole_shown=frozenset(tuple(x) for x in data["whole_shown"]),
                    absent=tuple(tuple(w) for w in data["absent"]),
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
-                   shapes=data["shapes"], ranks=data["ranks"], parts=Parts(read=read))
+                   shapes=data["shapes"], ranks=data["ranks"], parts=Parts(read=read), key=key)
 
 
 def signature(term: ast.AST) -> Signature:

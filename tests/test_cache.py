@@ -123,6 +123,32 @@ def test_a_missing_or_broken_part_is_made_again(cache_folder):
     assert [to_json(api.check(DEFEATED)), to_json(api.check(DEFEATED, trees=True))] == first
 
 
+def _indexes(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.shapes-*.marshal"))
+
+
+def test_a_new_process_reads_the_index_of_a_program_and_makes_a_broken_one_again(cache_folder, monkeypatch):
+    import marshal
+
+    first = to_json(api.check(ORDINARY))
+    [index] = _indexes(cache_folder)  # the program the example runs: its own statements' index
+    kept = index.read_bytes()
+    _new_process_state()
+    built = specialise.Program.__init__
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("indexed again")
+
+    monkeypatch.setattr(specialise.Program, "__init__", refuse)
+    assert to_json(api.check(ORDINARY)) == first  # read, not built
+    monkeypatch.setattr(specialise.Program, "__init__", built)
+    for broken in (b"not marshal data", kept[: len(kept) // 2], b"\xe9\x03\x00\x00\x00"):
+        index.write_bytes(broken)
+        _new_process_state()
+        assert to_json(api.check(ORDINARY)) == first
+        assert marshal.loads(index.read_bytes()) == marshal.loads(kept)  # made again, the same
+
+
 def test_a_content_key_follows_the_file_and_is_not_fooled_by_its_times(tmp_path, monkeypatch):
     import hashlib
     import os
@@ -218,7 +244,8 @@ def test_the_folder_is_kept_within_its_size_oldest_use_first(tmp_path, monkeypat
     old = KEY.replace("0", "a")
     older = [_entry(folder, f"berserk-check-{old}.json", 300, 50),
              _entry(folder, f"berserk-check-{old}.near.json", 200, 10),  # read lately: its program goes with it
-             _entry(folder, f"berserk-check-{old}.rules.json", 100, 50)]
+             _entry(folder, f"berserk-check-{old}.rules.json", 100, 50),
+             _entry(folder, f"berserk-check-{old}.shapes-cpython-311.marshal", 1, 50)]
     newer = [_entry(folder, f"mtg-check-{KEY}-set_aside.1.json", 300, 5),
              _entry(folder, f"data-{KEY}.json", 100, 1)]
     foreign = [_entry(folder, "notes.json", 500, 100), _entry(folder, "berserk-check-mine.json", 500, 100),

@@ -354,3 +354,27 @@ def test_the_ranks_kept_with_a_compiled_program_are_the_ranks_its_index_finds(ga
     assert compiled.near_ranks == specialise.Program(compiled.near_shapes, extends=base).rank
     # a rank list that does not fit the statements is not taken
     assert specialise.Program(compiled.shapes, rank=compiled.ranks[:-1]).rank == base.rank
+
+
+@pytest.mark.parametrize("game, mode", [("berserk", "check"), ("mtg", "explain")])
+def test_an_index_read_back_from_its_data_is_the_index_built(game, mode):
+    import marshal
+
+    compiled = solve.program(game, mode)
+    built = specialise.Program(compiled.shapes, rank=compiled.ranks)
+    read = specialise.Program.from_state(marshal.loads(marshal.dumps(built.state())))
+    for name in specialise.Program.STATE_FIELDS:
+        assert getattr(read, name) == getattr(built, name), name
+    facts = situation_facts(project(load_situation(ROOT / "examples" / "berserk" / "first-turn-rush.yaml")),
+                            load_game("berserk")) if game == "berserk" else None
+    if facts is not None:  # and it keeps the same statements, and extends alike
+        assert specialise.kept(read, facts.key) == specialise.kept(built, facts.key)
+        near = compiled.near_shapes
+        assert specialise.Program(near, extends=read).rank == specialise.Program(near, extends=built).rank
+
+
+def test_an_index_that_is_not_one_is_refused():
+    with pytest.raises(ValueError):
+        specialise.Program.from_state((1, 2, 3))
+    with pytest.raises(ValueError):
+        specialise.Program.from_state((3, frozenset(), [], [], {}, {}, {}, {}, []))
