@@ -36,6 +36,7 @@ CACHE_VARIABLE = "CCG_JUDGE_CACHE"
 SIZE_VARIABLE = "CCG_JUDGE_CACHE_MB"
 DEFAULT_SIZE_MB = 256
 _MARK_USED_AFTER_S = 3600
+_TEMPORARY_LEFT_AFTER_S = 3600  # a temporary file this old was left by a writer that died
 # The modes solve compiles programs for (tests/test_cache.py holds it to the compiler's).
 PROGRAM_MODES = ("check", "trees", "explain")
 # What this module writes: data-<key>.json, <game>-<mode>-<key>[-...][.part].json or .marshal, and
@@ -141,7 +142,7 @@ def prune(folder: Path, limit: int, keep: str = "") -> None:
                     if _ENTRY.fullmatch(item.name) and item.is_file(follow_symlinks=False):
                         stat = item.stat(follow_symlinks=False)
                         entries[_stem(item.name)] = (stat.st_mtime, stat.st_size, item.name)
-                    elif _TEMPORARY.fullmatch(item.name) and now - item.stat().st_mtime > _MARK_USED_AFTER_S:
+                    elif _TEMPORARY.fullmatch(item.name) and now - item.stat().st_mtime > _TEMPORARY_LEFT_AFTER_S:
                         os.unlink(item.path)
                 except OSError:
                     continue

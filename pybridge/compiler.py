@@ -450,9 +450,9 @@ def _joinable(body: Iterable[ast.AST]) -> bool:
     """Whether the graph can find a rule's instances by matching its body against the answer
     (:meth:`pybridge.graph.Graph.instances`), so that explain mode need not record them: every
     literal is an atom of :func:`_matchable` terms, the negation of an atom of :func:`_evaluable`
-    ones, or a comparison of :func:`_evaluable` terms; and every
-    variable is bound by a positive atom or by an equation whose other side is bound (``D = X - Y``)
-    before a negation or a comparison needs it. The graph binds variables exactly so."""
+    ones, or a comparison of :func:`_evaluable` terms; and every variable is bound by a positive atom
+    or by an equation whose other side is bound (``D = X - Y``) before a negation or a comparison
+    needs it. The graph binds variables exactly so."""
     bound: set[str] = set()
     needed: list[set[str]] = []  # the variables of each negation and comparison
     equations: list[tuple[ast.AST, set[str], ast.AST, set[str]]] = []

@@ -247,7 +247,6 @@ class Program:
             order = _strata(self.gates, self.heads)
             self.rank = [min((order[sig] for sig, _ in heads), default=0) for heads in self.heads]
 
-
     # The index as plain data (tuples, lists, dicts, a frozenset), for marshal: a new process reads a
     # program's index in about 40% of the time building it takes (pybridge/solve.py keeps it cached).
     STATE_FIELDS = ("size", "always", "gates", "heads", "on_new", "on_value", "on_any", "on_top", "rank")
