@@ -19,13 +19,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
 from pybridge.api import check, with_overrides
-from pybridge.catalogue import load_game
 from pybridge.cli import cli
-from pybridge.page.build import ruling_page
-from pybridge.page.html import json_block
-from pybridge.page.model import UnprojectedSituation, action_arguments, page_data
-from pybridge.situation import load_situation, situation_from_data
-from pybridge.viewpoint import project
+from pybridge.game.catalogue import load_game
+from pybridge.input.situation import load_situation, situation_from_data
+from pybridge.input.viewpoint import project
+from pybridge.report.page.html import json_block
+from pybridge.report.page.model import UnprojectedSituation, action_arguments, page_data
+from pybridge.web.ruling_page import ruling_page
 from test_information_flow import _names, _with, boards
 
 ROOT = Path(__file__).resolve().parent.parent

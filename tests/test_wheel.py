@@ -33,5 +33,5 @@ def test_wheel_installs_and_judges_a_ruling(tmp_path):
     result = run(python, "-m", "pybridge", "test", ruling, cwd=work)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().endswith("1 passed, 0 failed")
-    where = run(python, "-c", "import pybridge.encodings as e; print(e.asp_root())", cwd=work)
+    where = run(python, "-c", "import pybridge.game.encodings as e; print(e.asp_root())", cwd=work)
     assert str(env_dir) in where.stdout, "the rules must come from the installed wheel"
