@@ -188,8 +188,8 @@ def test_situation_text_cannot_end_the_data_block(text):
 
 
 def test_scripts_build_the_page_without_parsing_html():
-    for name in ("page.js", "playground.js"):
-        source = (ROOT / "pybridge" / "page" / "assets" / name).read_text(encoding="utf-8")
+    for folder, name in (("report/page", "page.js"), ("web", "playground.js")):
+        source = (ROOT / "pybridge" / folder / "assets" / name).read_text(encoding="utf-8")
         for forbidden in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
                           "new Function", "setTimeout(\"", "</script"):
             assert forbidden not in source, (name, forbidden)

@@ -22,7 +22,6 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -41,10 +40,10 @@ from pybridge.input import limits
 from pybridge.input.situation import Situation, parse_text, situation_from_data
 from pybridge.input.structs import replace
 from pybridge.input.viewpoint import project, unknown_card_ids
-from pybridge.report.page.html import render_playground
 from pybridge.report.page.model import clauses_of, page_data, verdict_tree
 from pybridge.report.page.ruling import ruling_block
 from pybridge.web import edit
+from pybridge.web.playground_page import playground_asset, render_playground
 from pybridge.why.justify import Report
 
 EDITOR = "editor"  # the source named in errors about the edited text
@@ -55,7 +54,7 @@ _HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer
 
 def starter_text() -> str:
     """The situation the playground opens with when no file is given."""
-    return resources.files("pybridge.report.page").joinpath("assets", "starter.yaml").read_text(encoding="utf-8")
+    return playground_asset("starter.yaml")
 
 
 def is_loopback(host: str) -> bool:

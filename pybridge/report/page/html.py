@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-ASSETS = ("page.css", "page.js", "playground.css", "playground.js")
+ASSETS = ("page.css", "page.js")
 
 
 @cache
@@ -59,21 +59,14 @@ def _title(data: dict[str, Any]) -> str:
 
 def render_page(data: dict[str, Any]) -> str:
     """The ruling page for ``data`` (:func:`pybridge.report.page.model.page_data`)."""
-    return _document(_title(data), {"mode": "page", "data": data}, ["page.css"], ["page.js"], connect=False)
+    return document(_title(data), {"mode": "page", "data": data}, [asset("page.css")], [asset("page.js")],
+                    connect=False)
 
 
-def render_playground(start: dict[str, Any]) -> tuple[str, str]:
-    """The playground's page and its Content-Security-Policy (sent as a header too).
-    ``start`` holds the first text, its judgement and the choices (:mod:`pybridge.web.serve`)."""
-    document = _document("ccg-judge playground", {"mode": "playground", **start},
-                         ["page.css", "playground.css"], ["page.js", "playground.js"], connect=True)
-    return document, content_policy([asset(n) for n in ("page.js", "playground.js")],
-                                    [asset(n) for n in ("page.css", "playground.css")], connect=True)
-
-
-def _document(title: str, payload: dict[str, Any], styles: list[str], scripts: list[str], *, connect: bool) -> str:
-    style_text = [asset(n) for n in styles]
-    script_text = [asset(n) for n in scripts]
+def document(title: str, payload: dict[str, Any], style_text: list[str], script_text: list[str], *,
+             connect: bool) -> str:
+    """The HTML file: ``payload`` as the JSON block, the given styles and scripts inline (the page's,
+    :func:`asset`, first; the playground adds its own, :mod:`pybridge.web.playground_page`)."""
     policy = content_policy(script_text, style_text, connect=connect)
     parts = [
         "<!DOCTYPE html>",
