@@ -580,6 +580,55 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     click.echo(f"{len(cards)} cards, {len(cells)} pairs; " + summary.text(), err=True)
     sys.exit(1 if summary.errors or unmatched else 0)
 @cli.command()
+@click.option("--cards", "selection", multiple=True, required=True, metavar="SELECTION",
+              help="Which catalogue cards: 'all', or KEY=VALUE[,VALUE...] (as for matrix); repeat to narrow.")
+@click.option("--template", "templates", multiple=True, required=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="A situation file with placeholders {A} and {B}; repeatable (one run, several templates).")
+@click.option("-o", "--output", "outputs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report here, in the format of the suffix (.jsonl, .csv, .parquet, .html); "
+                   "repeatable [default: JSONL on standard output].")
+@click.option("--cache", "cache_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Judged situations by content, reused by the next run [default: interactions.jsonl in "
+                   "the cache folder; none when caching is off].")
+@worker_options
+def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], outputs: tuple[Path, ...],
+                 cache_file: Path | None, jobs: int | None, chunk: int, recycle: int, executor: str,
+                 scheduler: str | None, player: str | None, option_pairs: tuple[str, ...],
+                 time_limit: float | None) -> None:
+    """Which cards interact, and why: each ordered pair of the selected cards under each template,
+    compared with the same situation where one card is a plain stand-in (same body, no text).
+    Only the differences are written; a summary goes to standard error."""
+    from pybridge.tools import interactions as card_interactions
+    from pybridge.tools import matrix as card_matrix
+
+    for path in outputs:
+        card_interactions.format_of(path)
+    loaded = card_interactions.load_templates(templates)
+    game = load_game(loaded[0].game)
+    cards = card_matrix.select_cards(game, selection)
+    settings = _batch_settings(player, option_pairs, time_limit, False)
+    summary = batch_run.Summary()
+    title = f"{game.title}: interactions of {' '.join(selection)} under {', '.join(t.name for t in templates)}"
+    with contextlib.ExitStack() as stack:
+        pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
+        report = card_interactions.interactions(loaded, cards, pool=pool, settings=settings,
+                                                cache=cache_file or card_interactions.default_cache(),
+                                                chunk=chunk or batch_run.DEFAULT_CHUNK, summary=summary, title=title)
+    for path in outputs:
+        card_interactions.write(report, path)
+        click.echo(f"wrote {path}", err=True)
+    if not outputs:
+        click.echo(card_interactions.jsonl_text(report), nl=False)
+    for (template, card), why in sorted(report.unplaced.items()):
+        click.echo(f"not placed: {card} under {template}: {why}", err=True)
+    for error in report.errors:
+        click.echo(f"error in {error['count']} situations (e.g. {error['example']}): {error['message']}", err=True)
+    click.echo(report.summary_text(), err=True)
+    sys.exit(1 if report.errors else 0)
+
+
+@cli.command()
 @click.argument("situation", required=False, type=click.Path(path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but loopback lets others use it: you are warned.")

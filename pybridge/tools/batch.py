@@ -72,6 +72,7 @@ class Settings(Struct, frozen=True):
     options: dict[str, str] = field(default_factory=dict)
     time_limit: float | None = None
     trees: bool = False
+    details: bool = False  # add each verdict's consequences, obligations and ruling text (interactions)
 
 
 class Outcome(Struct, frozen=True):
@@ -230,7 +231,8 @@ def _load(task: Task):
 def check_one(task: Task, settings: Settings) -> Outcome:
     """Check one situation; every failure becomes the outcome's error."""
     from pybridge import api
-    from pybridge.report.render import verdict_graph
+    from pybridge.game.catalogue import load_game
+    from pybridge.report.render import verdict_graph, verdict_text
 
     name = task.source
     try:
@@ -251,6 +253,10 @@ def check_one(task: Task, settings: Settings) -> Outcome:
                "certainty": v.certainty}
         if settings.trees:
             row["justification"] = verdict_graph(report, v)
+        if settings.details:
+            row["consequences"] = [[c.effect, list(c.cites)] for c in v.consequences]
+            row["obligations"] = sorted(o.clause for o in v.obligations)
+            row["text"] = verdict_text(v, report, load_game(report.game).phrases)
         rows.append(row)
     return Outcome(name, verdicts=tuple(rows))
 

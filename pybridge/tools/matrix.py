@@ -32,6 +32,12 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
 # Card entries whose card (catalogue name) or name (inline card) holds a placeholder take the pair's card.
 CARD_FIELDS = ("card", "name")
 ALL = "all"
+FLYING = "flying"
+# Where a card of a kind lives when the template puts it in a cell (the board is for creatures).
+ZONE_OF_TYPE = {"spell": "hand"}
+UNPLACEABLE_TYPES = {"equipment": "equipment goes on a creature, and the situation format has no way to attach it",
+                     "artifact": "an artifact goes on a creature, and the situation format has no way to attach it",
+                     "terrain": "a terrain has no place on the board of the situation format"}
 
 
 # --------------------------------------------------------------------------
@@ -117,6 +123,19 @@ def fill(value: Any, cards: dict[str, str]) -> Any:
     return value
 
 
+def slot_of(card: Any) -> str | None:
+    """The slot a template's card entry takes (its card or name holds {A} or {B}), or None."""
+    if not isinstance(card, dict):
+        return None
+    for name in CARD_FIELDS:
+        text = card.get(name)
+        if isinstance(text, str):
+            match = PLACEHOLDER.search(text)
+            if match:
+                return match.group(1)
+    return None
+
+
 def slot_ids(template: Template, filled: dict[str, Any]) -> dict[str, set[str]]:
     """Slot -> ids (in the filled situation) of the cards that took that slot's card."""
     ids: dict[str, set[str]] = {slot: set() for slot in SLOTS}
@@ -133,10 +152,45 @@ def slot_ids(template: Template, filled: dict[str, Any]) -> dict[str, set[str]]:
 
 
 # --------------------------------------------------------------------------
+# Placing a card where its kind lives
+
+
+def unplaceable(entry: dict[str, Any]) -> str | None:
+    """Why a card cannot be put into a template's situation, or None."""
+    kind = (entry.get("properties") or {}).get("type")
+    if kind is None:
+        return "its type is not known (the catalogue omits it), so there is no telling where it lives"
+    return UNPLACEABLE_TYPES.get(kind)
+
+
+def place(card: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """A template's card entry moved to where its card's kind lives: a face-up flyer in the flying
+    zone (a hidden one stays face down in its cell, 532), a spell in its owner's hand."""
+    properties = entry.get("properties") or {}
+    zone = ZONE_OF_TYPE.get(properties.get("type"))
+    if zone is None and properties.get("movement") == FLYING and not card.get("hidden"):
+        zone = FLYING
+    if zone is None or "cell" not in card:
+        return card
+    moved = {k: v for k, v in card.items() if k != "cell"}
+    moved["zone"] = zone
+    if zone != FLYING:
+        moved.pop("arrived", None)
+    return moved
+
+
+def place_slots(template: Template, filled: dict[str, Any], entries: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The filled template with each slot's card placed where its kind lives (see place)."""
+    cards = [place(after, entries[slot]) if (slot := slot_of(before)) and isinstance(after, dict) else after
+             for before, after in zip(template.data.get("cards") or [], filled.get("cards") or [])]
+    return {**filled, "cards": cards}
+
+
+# --------------------------------------------------------------------------
 # Selecting cards
 
 
-def _features(entry: dict[str, Any]) -> set[str]:
+def card_feature_names(entry: dict[str, Any]) -> set[str]:
     names: set[str] = set()
     for feature in entry.get("features") or []:
         names.update([feature] if isinstance(feature, str) else feature)
@@ -147,7 +201,7 @@ def _card_values(entry: dict[str, Any], key: str) -> set[str]:
     if key == "name":
         return {str(entry["name"])}
     if key == "feature":
-        return _features(entry)
+        return card_feature_names(entry)
     value = (entry.get("properties") or {}).get(key)
     if value is None:
         return set()
@@ -207,7 +261,7 @@ class Pair:
         return f"A={self.a}, B={self.b}"
 
 
-def _as_seen(ids: dict[str, set[str]], filled: dict[str, Any], player: str | None) -> dict[str, set[str]]:
+def ids_as_seen(ids: dict[str, set[str]], filled: dict[str, Any], player: str | None) -> dict[str, set[str]]:
     """Add the neutral ids (``hidden@p2:3.1``) the asking player's verdicts use for slot cards
     hidden from them. An invalid situation adds nothing here: its check reports the error."""
     try:
@@ -220,14 +274,15 @@ def _as_seen(ids: dict[str, set[str]], filled: dict[str, Any], player: str | Non
 
 def pairs(template: Template, cards: list[str], *, player: str | None = None) -> Iterator[tuple[Pair, Task]]:
     """Every ordered pair (a card with itself included) and the situation to check for it."""
+    game = load_game(template.game)
     for a in cards:
         for b in cards:
-            filled = fill(template.data, {"A": a, "B": b})
-            pair = Pair(a, b, _as_seen(slot_ids(template, filled), filled, player))
+            filled = place_slots(template, fill(template.data, {"A": a, "B": b}), {"A": game.cards[a], "B": game.cards[b]})
+            pair = Pair(a, b, ids_as_seen(slot_ids(template, filled), filled, player))
             yield pair, Task(f"{template.source} ({pair.label})", data=filled)
 
 
-def _id_pattern(ids: Iterable[str]) -> re.Pattern | None:
+def id_pattern(ids: Iterable[str]) -> re.Pattern | None:
     ids = sorted(ids, key=len, reverse=True)
     if not ids:
         return None
@@ -257,8 +312,8 @@ def _kind(action: str) -> str:
 def cell(pair: Pair, outcome: Outcome, *, actions: Iterable[str] = ()) -> Cell:
     """The verdicts of a pair's situation on actions naming both its A card and its B card."""
     result = Cell(pair.a, pair.b, outcome.situation, error=outcome.error)
-    pattern_a, pattern_b = _id_pattern(pair.ids["A"]), _id_pattern(pair.ids["B"])
-    both = _id_pattern(pair.ids["A"] | pair.ids["B"])
+    pattern_a, pattern_b = id_pattern(pair.ids["A"]), id_pattern(pair.ids["B"])
+    both = id_pattern(pair.ids["A"] | pair.ids["B"])
     wanted = set(actions)
     if outcome.error or pattern_a is None or pattern_b is None:
         return result
