@@ -313,10 +313,12 @@ def feature_clause(name: str) -> str:
 
 
 def _read_features(clauses: list[str], features: list[str]) -> list[str]:
-    """The features the clauses name (``feature:NAME``); a protection, or a feature no clause id
-    names, is read by numbered rules: then every feature of the card is listed."""
+    """The features the clauses name (``feature:NAME``). Protections are read by numbered rules, not
+    by a clause named after them: failing a named feature, the card's protections are listed, and
+    failing those, every feature of the card."""
     named = [f for f in features if feature_clause(f) in clauses]
-    return named or features
+    protections = [f for f in features if f.startswith("protection:")]
+    return named or protections or features
 
 
 def compare(pair: PairPlan, store: JudgedStore, game: Game) -> Iterator[Difference]:

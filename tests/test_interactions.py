@@ -1,0 +1,150 @@
+"""ccg-judge interactions on real catalogue cards, real clingo and real worker processes: known
+interactions appear with their clauses, plain creatures show none, the cache judges again only
+what an edit touched, and the Dask executor gives the same rows."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pybridge.game.catalogue import load_game
+from pybridge.tools import interactions, matrix
+from pybridge.tools.batch import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATES = ROOT / "examples" / "berserk" / "interactions"
+SHOOTER, SHOT_PROOF, PLAIN, OTHER_PLAIN = "Арбалетчик", "Пеший латник", "Кочевник", "Торментор"
+FLYER, DISCHARGER = "Вилохвост", "Посвященный Дзара"
+
+
+def run_cli(tmp_path: Path, cards: list[str], templates: list[str], *extra: str, cache: str = "cache.jsonl"):
+    outputs = [tmp_path / "report.jsonl", tmp_path / "report.csv", tmp_path / "report.html"]
+    command = [sys.executable, "-m", "pybridge", "interactions", "--cards", "name=" + ",".join(cards), "--jobs", "2",
+               "--cache", str(tmp_path / cache)]
+    for template in templates:
+        command += ["--template", str(TEMPLATES / template)]
+    for output in outputs:
+        command += ["-o", str(output)]
+    result = subprocess.run(command + list(extra), capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in outputs[0].read_text(encoding="utf-8").splitlines()]
+    return rows, result.stderr
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("interactions")
+    rows, stderr = run_cli(folder, [SHOOTER, SHOT_PROOF, PLAIN, FLYER, DISCHARGER],
+                           ["range-2.yaml", "face-to-face.yaml"])
+    return folder, rows, stderr
+
+
+def test_protection_from_shots_shows_against_a_shooter(report):
+    _, rows, _ = report
+    found = [r for r in rows if r["a"] == SHOOTER and r["b"] == SHOT_PROOF and r["stand_in"] == "B"
+             and r["template"] == "range-2.yaml"]
+    assert found, "the shot-proof card's protection made no difference"
+    assert {r["action"] for r in found} == {"shot(A, B)"}
+    assert any(r["change"] == "consequence" and r["real"] == "no_effect(B, shot)" for r in found)
+    assert all("531.1" in r["clauses"] for r in found)
+    assert all(r["features"] == ["protection:shot"] for r in found)
+
+
+def test_a_shooter_can_shoot_where_its_stand_in_cannot(report):
+    _, rows, _ = report
+    found = [r for r in rows if r["a"] == SHOOTER and r["b"] == PLAIN and r["template"] == "range-2.yaml"]
+    assert [(r["stand_in"], r["action"], r["change"], r["real"], r["plain"]) for r in found] == [
+        ("A", "shot(A, B)", "action", "legal", "no such action")]
+    assert "feature:shot" in found[0]["clauses"] and found[0]["features"] == ["shot"]
+
+
+def test_a_flyer_is_placed_in_the_flying_zone_not_an_error(report):
+    _, rows, stderr = report
+    assert "0 cards not placeable, 0 kinds of error" in stderr and "not placed:" not in stderr
+    assert any(r["a"] == DISCHARGER and r["b"] == FLYER and "model:flyer-range" in r["clauses"] for r in rows)
+
+
+def test_plain_creatures_show_no_difference(tmp_path):
+    rows, stderr = run_cli(tmp_path, [PLAIN, OTHER_PLAIN], ["face-to-face.yaml", "range-2.yaml"])
+    assert rows == []
+    assert "0 differences" in stderr
+
+
+def test_csv_has_the_join_keys_and_html_is_small(report):
+    folder, rows, _ = report
+    with (folder / "report.csv").open(encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    assert len(table) == len(rows)
+    assert {"a", "b", "template", "kind"} <= set(table[0])
+    assert (folder / "report.html").stat().st_size < 5_000_000
+
+
+def test_unplaceable_card_is_one_line_with_its_reason():
+    game = load_game("berserk")
+    unknown = next(name for name, entry in game.cards.items() if not (entry.get("properties") or {}).get("type"))
+    templates = interactions.load_templates([TEMPLATES / "face-to-face.yaml"])
+    work = interactions.plan(templates, [unknown, PLAIN], game, Settings())
+    assert list(work.unplaced) == [("face-to-face.yaml", unknown)]
+    assert "type is not known" in work.unplaced["face-to-face.yaml", unknown]
+
+
+def test_stand_in_keeps_the_body_and_drops_the_text():
+    entry = load_game("berserk").cards[SHOT_PROOF]
+    plain = interactions.stand_in(entry)
+    assert plain["properties"] == {k: v for k, v in entry["properties"].items() if k in interactions.STAND_IN_PROPERTIES}
+    assert set(plain) == {"name", "properties"}
+
+
+def test_matrix_places_a_flyer_in_the_flying_zone():
+    template = matrix.load_template(ROOT / "examples" / "berserk" / "matrix-face-to-face.yaml")
+    (pair, task), = list(matrix.pairs(template, [FLYER]))
+    placed = {c["id"]: c for c in task.data["cards"]}
+    assert placed["a"]["zone"] == "flying" and "cell" not in placed["a"]
+
+
+def test_editing_one_card_changes_only_the_keys_of_its_situations():
+    cards = [SHOOTER, SHOT_PROOF, PLAIN]
+    game = load_game("berserk")
+    templates = interactions.load_templates([TEMPLATES / "range-2.yaml"])
+    first = interactions.plan(templates, cards, game, Settings())
+    edited = dict(game.cards)
+    edited[SHOT_PROOF] = {**edited[SHOT_PROOF], "properties": {**edited[SHOT_PROOF]["properties"], "health": 99}}
+    changed = type(game)(**{f: getattr(game, f) for f in game.__struct_fields__ if f != "cards"}, cards=edited)
+    second = interactions.plan(templates, cards, changed, Settings())
+    new = set(second.situations) - set(first.situations)
+    touched = {task.source for key, task in second.situations.items() if key in new}
+    assert touched and all(SHOT_PROOF in source for source in touched)
+    untouched = [t.source for k, t in second.situations.items() if SHOT_PROOF not in t.source]
+    assert untouched and all(k in first.situations for k, t in second.situations.items() if SHOT_PROOF not in t.source)
+
+
+def test_a_second_run_judges_nothing(report):
+    folder, rows, _ = report
+    again, stderr = run_cli(folder, [SHOOTER, SHOT_PROOF, PLAIN, FLYER, DISCHARGER], ["range-2.yaml", "face-to-face.yaml"])
+    assert again == rows
+    assert ", 0 judged now" in stderr
+
+
+def test_dask_rows_equal_the_local_rows(tmp_path):
+    cards, templates = [SHOOTER, SHOT_PROOF, PLAIN], ["range-2.yaml"]
+    local, _ = run_cli(tmp_path, cards, templates, cache="local.jsonl")
+    on_dask, _ = run_cli(tmp_path, cards, templates, "--executor", "dask", cache="dask.jsonl")
+    assert on_dask == local and local
+
+
+def test_parquet_has_the_rows(report):
+    pyarrow = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs the parquet extra (pyarrow)")
+    folder, rows, _ = report
+    subprocess.run([sys.executable, "-m", "pybridge", "interactions", "--cards",
+                    "name=" + ",".join([SHOOTER, SHOT_PROOF, PLAIN, FLYER, DISCHARGER]), "--jobs", "1",
+                    "--template", str(TEMPLATES / "range-2.yaml"), "--template", str(TEMPLATES / "face-to-face.yaml"),
+                    "--cache", str(folder / "cache.jsonl"), "-o", str(folder / "report.parquet")],
+                   check=True, capture_output=True, timeout=600, cwd=ROOT)
+    table = pyarrow.read_table(folder / "report.parquet").to_pylist()
+    assert [(r["a"], r["b"], r["action"], r["change"]) for r in table] == [
+        (r["a"], r["b"], r["action"], r["change"]) for r in rows]
