@@ -148,3 +148,11 @@ def test_parquet_has_the_rows(report):
     table = pyarrow.read_table(folder / "report.parquet").to_pylist()
     assert [(r["a"], r["b"], r["action"], r["change"]) for r in table] == [
         (r["a"], r["b"], r["action"], r["change"]) for r in rows]
+
+
+def test_the_python_entry_gives_the_command_s_rows(report):
+    _, rows, _ = report
+    result = interactions.run_interactions([TEMPLATES / "range-2.yaml"], [f"name={SHOOTER},{SHOT_PROOF}"], jobs=1)
+    expected = [r for r in rows if r["template"] == "range-2.yaml" and {r["a"], r["b"]} <= {SHOOTER, SHOT_PROOF}]
+    assert [d.row() for d in result.differences] == [{k: v for k, v in r.items() if k not in ("text", "plain_text")}
+                                                      for r in expected]

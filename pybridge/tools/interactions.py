@@ -469,3 +469,16 @@ def default_cache() -> Path | None:
 
 def load_templates(paths: Iterable[str | Path]) -> list[matrix.Template]:
     return [matrix.load_template(p) for p in paths]
+
+
+def run_interactions(templates: list[str | Path], selection: list[str], *, jobs: int | None = None,
+                     executor_kind: str = "local", cache: str | Path | None = None, player: str | None = None) -> Report:
+    """The Python entry of ``ccg-judge interactions`` (here, not in pybridge.api: the API is a stage
+    below the tools). ``cache`` is the file of judged situations a later run reuses (None: no reuse)."""
+    from pybridge.tools.batch import executor
+
+    loaded = load_templates(templates)
+    cards = matrix.select_cards(load_game(loaded[0].game), selection)
+    with executor(executor_kind, jobs) as pool:
+        return interactions(loaded, cards, pool=pool, settings=Settings(player=player),
+                            cache=Path(cache) if cache is not None else None)
