@@ -560,7 +560,8 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     loaded = card_matrix.load_template(template)
     game = load_game(loaded.game)
     cards = card_matrix.select_cards(game, selection)
-    settings = _batch_settings(player, option_pairs, time_limit, True)
+    edition, options = _options(option_pairs)
+    settings = batch_run.Settings(player=player, edition=edition, options=options, time_limit=time_limit, details=True)
     planned = list(card_matrix.pairs(loaded, cards, player=player))
     summary = batch_run.Summary()
     with contextlib.ExitStack() as stack:

@@ -33,6 +33,8 @@ from pybridge.tools.batch import Outcome, Settings, Summary, Task, run
 
 STAND_IN_PROPERTIES = ("type", "element", "class", "rank", "strike", "health", "movement")
 STAND_IN_NAME = "plain stand-in"  # one name for every stand-in, so equal stand-ins make equal situations
+# What a judged situation's record holds; bumped when that changes, so older records are not reused.
+RECORD_VERSION = 1
 ROW_COLUMNS = ("a", "b", "template", "stand_in", "replaced", "player", "action", "kind", "change", "real",
                "plain", "clauses", "features")
 
@@ -98,7 +100,7 @@ def rules_key(game: Game) -> str:
 
 def situation_key(data: dict[str, Any], game: Game, rules: str, settings: Settings) -> str:
     cards = sorted({c["card"] for c in data.get("cards") or [] if isinstance(c, dict) and isinstance(c.get("card"), str)})
-    material = {"situation": data, "catalogue": {name: game.cards.get(name) for name in cards}, "rules": rules,
+    material = {"record": RECORD_VERSION, "situation": data, "catalogue": {name: game.cards.get(name) for name in cards}, "rules": rules,
                 "settings": [settings.player, settings.edition, sorted(settings.options.items())]}
     return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 

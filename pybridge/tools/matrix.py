@@ -408,17 +408,22 @@ def csv_text(cells: list[Cell]) -> str:
 
 _STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse}th,td{border:1px solid #bbb;padding:4px 6px;vertical-align:top}
-th{background:#f2f2f2;position:sticky;top:0}th.row{position:static;text-align:left}
-td{cursor:pointer;font-size:12px;white-space:nowrap}td:hover{outline:2px solid #36c}
+table{border-collapse:collapse}th,td{border:1px solid #bbb;padding:2px 3px;vertical-align:top}
+th{background:#f2f2f2;font-size:11px;font-weight:normal}thead th{writing-mode:vertical-rl;max-height:12em;overflow:hidden}
+th.row{text-align:left;white-space:nowrap}
+td{cursor:pointer;font-size:11px;text-align:center;min-width:1.2em}td:hover{outline:2px solid #36c}
 .legal{background:#e3f4e1}.illegal{background:#f9e0de}.mixed{background:#fbf0cf}.none{background:#fff;color:#888}
 .error{background:#ddd}.selected{outline:3px solid #36c}
 #detail{margin-top:1.5em;border-top:2px solid #36c;padding-top:.5em}
-#detail pre{background:#f7f7f7;padding:.5em;max-height:30em;overflow:auto;font-size:12px}
+#detail pre{background:#f7f7f7;padding:.5em;white-space:pre-wrap;font-size:12px}
 """
 
+# A cell of the grid is one mark; its verdicts and their rulings show below the grid on a click.
+STATE_MARK = {"legal": "✓", "illegal": "✗", "mixed": "±", "none": "·", "error": "!"}
+
 _SCRIPT = """
-const cells = JSON.parse(document.getElementById('cells').textContent);
+const data = JSON.parse(document.getElementById('cells').textContent);
+const cells = data.cells, texts = data.texts;
 const detail = document.getElementById('detail');
 function add(parent, tag, text) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; parent.appendChild(e); return e; }
 function show(td) {
@@ -433,7 +438,7 @@ function show(td) {
   for (const v of c.verdicts) {
     add(detail, 'h3', v.player + ': ' + v.action + ' \\u2014 ' + v.verdict + (v.certainty === 'some' ? ' (under some treatment of hidden cards)' : ''));
     add(detail, 'p', 'Cites: ' + (v.cites.length ? v.cites.join(', ') : '(none)'));
-    add(detail, 'pre', JSON.stringify(v.justification, null, 2));
+    add(detail, 'pre', texts[v.text].join('\\n'));
   }
 }
 document.querySelectorAll('td[data-cell]').forEach(td => td.addEventListener('click', () => show(td)));
@@ -443,6 +448,21 @@ document.querySelectorAll('td[data-cell]').forEach(td => td.addEventListener('cl
 def _script_json(value: Any) -> str:
     """JSON safe inside a <script> element: no '</' or '<!--' can end or change it."""
     return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _page_data(cells: list[Cell]) -> dict[str, Any]:
+    """The cells with each verdict's ruling text stored once: the texts name the situation's own ids,
+    so most pairs share them and a whole set's page stays small."""
+    texts: dict[tuple[str, ...], int] = {}
+    shown = []
+    for c in cells:
+        verdicts = []
+        for v in c.verdicts:
+            lines = tuple(v.get("text") or ())
+            verdicts.append({**{k: v.get(k) for k in ("player", "action", "verdict", "cites", "certainty")},
+                             "text": texts.setdefault(lines, len(texts))})
+        shown.append({"a": c.a, "b": c.b, "situation": c.situation, "error": c.error, "verdicts": verdicts})
+    return {"cells": shown, "texts": [list(lines) for lines in texts]}
 
 
 def html_page(cells: list[Cell], *, title: str) -> str:
@@ -459,19 +479,15 @@ def html_page(cells: list[Cell], *, title: str) -> str:
             if c is None:
                 tds.append("<td></td>")
                 continue
-            lines = "<br>".join(e(line) for line in cell_lines(c))
-            tds.append(f'<td class="{c.state}" data-cell="{index[a, b]}" title="{e(c.situation)}">{lines}</td>')
+            tds.append(f'<td class="{c.state}" data-cell="{index[a, b]}">{STATE_MARK[c.state]}</td>')
         body.append(f'<tr><th class="row">{e(a)}</th>{"".join(tds)}</tr>')
-    data = [{"a": c.a, "b": c.b, "situation": c.situation, "error": c.error,
-             "verdicts": [{k: v.get(k) for k in ("player", "action", "verdict", "cites", "certainty", "justification")}
-                          for v in c.verdicts]} for c in cells]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>'
             f"<style>{_STYLE}</style></head><body><h1>{e(title)}</h1>"
-            "<p>Rows: card A; columns: card B. ✓ legal, ✗ illegal (with the clauses that bar it); "
-            "— no action names both cards. Click a cell for its verdicts' citations and justifications.</p>"
+            "<p>Rows: card A; columns: card B. ✓ legal, ✗ illegal, ± both, · no action names both cards, "
+            "! an error. Click a cell for its verdicts, their clauses and their rulings.</p>"
             f"<table><thead><tr><th>A \\ B</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
             '<div id="detail"><p>Click a cell.</p></div>'
-            f'<script type="application/json" id="cells">{_script_json(data)}</script>'
+            f'<script type="application/json" id="cells">{_script_json(_page_data(cells))}</script>'
             f"<script>{_SCRIPT}</script></body></html>\n")
 
 
