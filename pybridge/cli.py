@@ -592,9 +592,12 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
 @click.option("--cache", "cache_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Judged situations by content, reused by the next run [default: interactions.jsonl in "
                    "the cache folder; none when caching is off].")
+@click.option("--judge-unmodelled", "with_unmodelled", is_flag=True,
+              help="Give a stand-in to a card whose only features are ones its catalogue entry lists as "
+                   "unmodelled too (by default such a card is its own stand-in: the rules cannot read them).")
 @worker_options
 def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], outputs: tuple[Path, ...],
-                 cache_file: Path | None, jobs: int | None, chunk: int, recycle: int, executor: str,
+                 cache_file: Path | None, with_unmodelled: bool, jobs: int | None, chunk: int, recycle: int, executor: str,
                  scheduler: str | None, player: str | None, option_pairs: tuple[str, ...],
                  time_limit: float | None) -> None:
     """Which cards interact, and why: each ordered pair of the selected cards under each template,
@@ -615,7 +618,8 @@ def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], output
         pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
         report = card_interactions.interactions(loaded, cards, pool=pool, settings=settings,
                                                 cache=cache_file or card_interactions.default_cache(),
-                                                chunk=chunk or batch_run.DEFAULT_CHUNK, summary=summary, title=title)
+                                                chunk=chunk or batch_run.DEFAULT_CHUNK, summary=summary, title=title,
+                                                with_unmodelled=with_unmodelled)
     for path in outputs:
         card_interactions.write(report, path)
         click.echo(f"wrote {path}", err=True)

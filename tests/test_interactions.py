@@ -156,3 +156,14 @@ def test_the_python_entry_gives_the_command_s_rows(report):
     expected = [r for r in rows if r["template"] == "range-2.yaml" and {r["a"], r["b"]} <= {SHOOTER, SHOT_PROOF}]
     assert [d.row() for d in result.differences] == [{k: v for k, v in r.items() if k not in ("text", "plain_text")}
                                                       for r in expected]
+
+
+def test_a_card_with_only_unmodelled_features_is_its_own_stand_in(tmp_path):
+    """The default skips the stand-in of a card whose features its catalogue entry lists as
+    unmodelled; judged anyway, such a card shows no difference from its stand-in."""
+    entry = load_game("berserk").cards["Кшар"]
+    assert interactions.card_features(entry, with_unmodelled=True) and interactions.is_plain(entry)
+    rows, stderr = run_cli(tmp_path, ["Кшар", SHOOTER, SHOT_PROOF], ["face-to-face.yaml", "range-2.yaml"],
+                           "--judge-unmodelled")
+    assert "0 kinds of error" in stderr
+    assert [r for r in rows if r["replaced"] == "Кшар"] == []

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from pybridge.errors import JudgeError
 from pybridge.game.catalogue import Game, load_game
 from pybridge.tools import matrix
@@ -43,14 +45,20 @@ ROW_COLUMNS = ("a", "b", "template", "stand_in", "replaced", "player", "action",
 # Stand-ins and placement
 
 
-def card_features(entry: dict[str, Any]) -> list[str]:
-    """A catalogue card's feature names, then its protections as ``protection:KIND``."""
-    names = sorted(matrix.card_feature_names(entry))
-    return names + [f"protection:{kind}" for kind in entry.get("protections") or []]
+def card_features(entry: dict[str, Any], *, with_unmodelled: bool = False) -> list[str]:
+    """A catalogue card's feature names, then its protections as ``protection:KIND``. Without
+    ``with_unmodelled``, the parts the catalogue lists under ``unmodelled`` (the rules base cannot
+    read them yet, see docs/set-1-features.md) are left out: they cannot change a verdict."""
+    unmodelled = [] if with_unmodelled else entry.get("unmodelled") or []
+    skipped_features = {u.get("feature") for u in unmodelled if isinstance(u, dict)}
+    skipped_protections = {u.get("protection") for u in unmodelled if isinstance(u, dict)}
+    names = sorted(matrix.card_feature_names(entry) - skipped_features)
+    return names + [f"protection:{kind}" for kind in entry.get("protections") or [] if kind not in skipped_protections]
 
 
-def is_plain(entry: dict[str, Any]) -> bool:
-    return not card_features(entry)
+def is_plain(entry: dict[str, Any], *, with_unmodelled: bool = False) -> bool:
+    """Whether a card is its own stand-in: nothing on it the rules base reads."""
+    return not card_features(entry, with_unmodelled=with_unmodelled)
 
 
 def stand_in(entry: dict[str, Any]) -> dict[str, Any]:
@@ -102,7 +110,7 @@ def situation_key(data: dict[str, Any], game: Game, rules: str, settings: Settin
     cards = sorted({c["card"] for c in data.get("cards") or [] if isinstance(c, dict) and isinstance(c.get("card"), str)})
     material = {"record": RECORD_VERSION, "situation": data, "catalogue": {name: game.cards.get(name) for name in cards}, "rules": rules,
                 "settings": [settings.player, settings.edition, sorted(settings.options.items())]}
-    return hashlib.sha256(json.dumps(material, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+    return hashlib.sha256(msgspec.json.encode(material, order="sorted")).hexdigest()
 
 
 class JudgedStore:
@@ -151,7 +159,10 @@ class Plan:
     plain_pairs: int = 0  # pairs of two featureless cards, not judged
 
 
-def plan(templates: list[matrix.Template], cards: list[str], game: Game, settings: Settings) -> Plan:
+def plan(templates: list[matrix.Template], cards: list[str], game: Game, settings: Settings, *,
+         with_unmodelled: bool = False) -> Plan:
+    """The situations every pair needs. A card with nothing the rules base reads (``with_unmodelled``:
+    nothing at all) gets no stand-in, and a pair of two such cards is not judged."""
     rules = rules_key(game)
     result = Plan()
     seen_ids: dict[str, dict[str, set[str]]] = {}
@@ -167,7 +178,7 @@ def plan(templates: list[matrix.Template], cards: list[str], game: Game, setting
         for a in placeable:
             for b in placeable:
                 entries = {"A": game.cards[a], "B": game.cards[b]}
-                stand_ins = [slot for slot in matrix.SLOTS if not is_plain(entries[slot])]
+                stand_ins = [slot for slot in matrix.SLOTS if not is_plain(entries[slot], with_unmodelled=with_unmodelled)]
                 if not stand_ins:
                     result.plain_pairs += 1
                     continue
@@ -330,7 +341,7 @@ def compare(pair: PairPlan, store: JudgedStore, game: Game) -> Iterator[Differen
         if real.get("error") or plain.get("error"):
             continue  # reported once, by judged_errors
         replaced = pair.a if slot == "A" else pair.b
-        features = card_features(game.cards[replaced])
+        features = card_features(game.cards[replaced], with_unmodelled=True)
         with_real = {(v["player"], v["action"]): v for v in real["verdicts"]}
         with_plain = {(v["player"], v["action"]): v for v in plain["verdicts"]}
         for player, action in sorted(with_real.keys() | with_plain.keys()):
@@ -390,7 +401,7 @@ class Report:
 
 def interactions(templates: list[matrix.Template], cards: list[str], *, pool, settings: Settings | None = None,
                  cache: Path | None = None, chunk: int = 8, summary: Summary | None = None, progress=None,
-                 title: str = "Interactions") -> Report:
+                 title: str = "Interactions", with_unmodelled: bool = False) -> Report:
     """Plan, judge what the cache does not hold, compare; the report of every difference."""
     settings = settings or Settings()
     if not templates:
@@ -400,7 +411,7 @@ def interactions(templates: list[matrix.Template], cards: list[str], *, pool, se
         raise JudgeError(f"the templates are of different games ({', '.join(sorted(games))}); one run is one game",
                          field="--template")
     game = load_game(games.pop())
-    work = plan(templates, cards, game, settings)
+    work = plan(templates, cards, game, settings, with_unmodelled=with_unmodelled)
     store = JudgedStore(cache)
     judged = judge(work, store, pool, settings=settings, chunk=chunk, summary=summary, progress=progress)
     differences = [d for pair in work.pairs for d in compare(pair, store, game)]
