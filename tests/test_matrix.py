@@ -57,6 +57,9 @@ def test_selection_by_property_feature_and_name_in_catalogue_order():
     # Every filter must hold; values of one filter are alternatives.
     assert select_cards(BERSERK, ["type=creature", "element=forest,dark"]) == [
         n for n in creatures if BERSERK.cards[n]["properties"].get("element") in ("forest", "dark")]
+    # A set is the set file a card comes from; the game's own cards file is no set.
+    set_1 = select_cards(BERSERK, ["set=war-of-elements"])
+    assert set_1 == [n for n, c in BERSERK.cards.items() if c.get("set") == "war-of-elements"] and len(set_1) == 200
 
 
 @pytest.mark.parametrize("selection, message", [

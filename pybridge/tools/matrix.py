@@ -202,6 +202,8 @@ def _card_values(entry: dict[str, Any], key: str) -> set[str]:
         return {str(entry["name"])}
     if key == "feature":
         return card_feature_names(entry)
+    if key == "set":
+        return {str(entry["set"])} if entry.get("set") else set()
     value = (entry.get("properties") or {}).get(key)
     if value is None:
         return set()
@@ -217,10 +219,10 @@ def select_cards(game: Game, selection: Iterable[str]) -> list[str]:
     """Catalogue cards matching every filter, in catalogue order.
 
     A filter is ``all`` or ``KEY=VALUE[,VALUE...]`` (any of the values): KEY is ``name``,
-    ``feature`` or a card property of the catalogue (``type``, ``element``, ...)."""
+    ``feature``, ``set`` (the set file a card comes from) or a card property of the catalogue (``type``, ``element``, ...)."""
     entries = list(game.cards.values())
     properties = sorted({key for e in entries for key in (e.get("properties") or {})})
-    keys = ["name", "feature", *properties]
+    keys = ["name", "feature", "set", *properties]
     chosen = entries
     for text in selection:
         text = text.strip()
