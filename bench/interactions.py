@@ -14,9 +14,10 @@ file in a fresh temporary folder:
   judged again.
 
 Printed: pairs, situations judged, seconds (wall clock, workers' start included), situations/s, and
-each worker's resident memory at its first and last sample and its peak; then the cold run scaled
-to all of set 1 x set 1 under three templates by the number of situations that needs (the rate is
-what this run measured: the machine may be loaded by other work, so the figure is an estimate).
+each worker's resident memory at its first and last sample and its peak; then all of set 1 x set 1
+under three templates is planned (not judged): its number of situations, and of those an edit of
+one card touches, at the rate this run measured (the machine may be loaded by other work, so the
+figures are estimates).
 No timing here is asserted anywhere.
 """
 
@@ -93,13 +94,16 @@ def main() -> None:
     for label, _, _, _, summary in rows:
         print(f"memory, {label}: {memory(summary)}")
     cold = rows[0]
-    per_situation = cold[1].situations / (len(cards) ** 2 * len(TEMPLATES))
-    full = len(set_1) ** 2 * len(TEMPLATES) * per_situation
+    started = time.perf_counter()
+    full = interactions.plan(interactions.load_templates(TEMPLATES), set_1, game, batch.Settings())
+    planning = time.perf_counter() - started
+    edited_card = sum(1 for task in full.situations.values() if cards[-1] in task.source)
     if cold[3]:
-        print(f"all of set 1 ({len(set_1)} cards) x set 1, {len(TEMPLATES)} templates: about {full:,.0f} situations "
-              f"({per_situation:.2f} per pair and template here); at this run's {cold[3]:.1f} judged/s, "
-              f"about {full / cold[3] / 60:,.0f} minutes")
-
+        total = len(full.situations)
+        print(f"all of set 1 ({len(set_1)} cards) x set 1, {len(TEMPLATES)} templates: {total:,} situations "
+              f"(planned in {planning:.0f} s); at this run's {cold[3]:.1f} judged/s, about "
+              f"{total / cold[3] / 60:,.0f} minutes; editing one card ({cards[-1]}) judges {edited_card:,} of them "
+              f"again, about {edited_card / cold[3] / 60:,.1f} minutes")
 
 if __name__ == "__main__":
     main()
