@@ -592,12 +592,14 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
 @click.option("--cache", "cache_file", type=click.Path(dir_okay=False, path_type=Path),
               help="Judged situations by content, reused by the next run [default: interactions.jsonl in "
                    "the cache folder; none when caching is off].")
+@click.option("--extra-cards", "extra_cards", type=click.Path(dir_okay=False, path_type=Path),
+              help="A YAML file of more cards (cards: [...], catalogue entries) to select from besides the catalogue.")
 @click.option("--judge-unmodelled", "with_unmodelled", is_flag=True,
               help="Give a stand-in to a card whose only features are ones its catalogue entry lists as "
                    "unmodelled too (by default such a card is its own stand-in: the rules cannot read them).")
 @worker_options
 def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], outputs: tuple[Path, ...],
-                 cache_file: Path | None, with_unmodelled: bool, jobs: int | None, chunk: int, recycle: int, executor: str,
+                 cache_file: Path | None, extra_cards: Path | None, with_unmodelled: bool, jobs: int | None, chunk: int, recycle: int, executor: str,
                  scheduler: str | None, player: str | None, option_pairs: tuple[str, ...],
                  time_limit: float | None) -> None:
     """Which cards interact, and why: each ordered pair of the selected cards under each template,
@@ -610,6 +612,8 @@ def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], output
         card_interactions.format_of(path)
     loaded = card_interactions.load_templates(templates)
     game = load_game(loaded[0].game)
+    if extra_cards is not None:
+        game = card_interactions.with_extra_cards(game, extra_cards)
     cards = card_matrix.select_cards(game, selection)
     settings = _batch_settings(player, option_pairs, time_limit, False)
     summary = batch_run.Summary()
@@ -619,7 +623,7 @@ def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], output
         report = card_interactions.interactions(loaded, cards, pool=pool, settings=settings,
                                                 cache=cache_file or card_interactions.default_cache(),
                                                 chunk=chunk or batch_run.DEFAULT_CHUNK, summary=summary, title=title,
-                                                with_unmodelled=with_unmodelled)
+                                                with_unmodelled=with_unmodelled, game=game)
     for path in outputs:
         card_interactions.write(report, path)
         click.echo(f"wrote {path}", err=True)

@@ -167,3 +167,33 @@ def test_a_card_with_only_unmodelled_features_is_its_own_stand_in(tmp_path):
                            "--judge-unmodelled")
     assert "0 kinds of error" in stderr
     assert [r for r in rows if r["replaced"] == "Кшар"] == []
+
+
+def test_a_poison_immune_card_against_a_poisoner(tmp_path):
+    rows, stderr = run_cli(tmp_path, ["Test poisoner", "Степной волколак"], ["range-2.yaml"],
+                           "--extra-cards", str(ROOT / "tests" / "interactions" / "poisoner.yaml"))
+    immune = [r for r in rows if r["a"] == "Test poisoner" and r["b"] == "Степной волколак" and r["stand_in"] == "B"]
+    assert immune, stderr
+    assert {(r["change"], r["real"], r["plain"]) for r in immune} >= {("consequence", "—", "gets_marker(B, poison)")}
+    assert all(r["features"] == ["protection:poison"] for r in immune)
+    assert any(c.startswith("531") for r in immune for c in r["clauses"])
+
+
+def test_a_range_bonus_brings_a_target_into_reach(tmp_path):
+    rows, _ = run_cli(tmp_path, [DISCHARGER, PLAIN], ["moved-range-2.yaml", "range-2.yaml"])
+    moved = [r for r in rows if r["a"] == DISCHARGER and r["b"] == PLAIN and r["template"] == "moved-range-2.yaml"]
+    assert [(r["action"], r["real"], r["plain"]) for r in moved] == [("discharge(A, B)", "legal", "no such action")]
+    assert "feature:range-bonus" in moved[0]["clauses"] and "range_bonus" in moved[0]["features"]
+    still = [r for r in rows if r["a"] == DISCHARGER and r["b"] == PLAIN and r["template"] == "range-2.yaml"]
+    assert [(r["action"], r["real"]) for r in still] == [("discharge(A, B)", "illegal")]
+    assert "feature:range-bonus" not in still[0]["clauses"]
+
+
+def test_extra_cards_file_errors_name_the_field(tmp_path):
+    bad = tmp_path / "extra.yaml"
+    bad.write_text("cards:\n  - {name: Вайл, properties: {type: creature}}\n", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "pybridge", "interactions", "--cards", "name=Вайл",
+                             "--template", str(TEMPLATES / "range-2.yaml"), "--extra-cards", str(bad)],
+                            capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert "cards[0].name" in result.stderr and "catalogue already" in result.stderr

@@ -34,7 +34,8 @@ from pybridge.tools import matrix
 from pybridge.tools.batch import Outcome, Settings, Summary, Task, run
 
 STAND_IN_PROPERTIES = ("type", "element", "class", "rank", "strike", "health", "movement")
-STAND_IN_NAME = "plain stand-in"  # one name for every stand-in, so equal stand-ins make equal situations
+STAND_IN_NAME = "plain stand-in"
+EXTRA = "extra"  # the mark of a card read from an --extra-cards file, written inline into its situations  # one name for every stand-in, so equal stand-ins make equal situations
 # What a judged situation's record holds; bumped when that changes, so older records are not reused.
 RECORD_VERSION = 1
 ROW_COLUMNS = ("a", "b", "template", "stand_in", "replaced", "player", "action", "kind", "change", "real",
@@ -72,15 +73,19 @@ def placed(template: matrix.Template, filled: dict[str, Any], entries: dict[str,
     """The filled template with each slot card placed by its kind; the ``plain`` slot's card
     replaced by its stand-in."""
     data = matrix.place_slots(template, filled, entries)
-    if plain is None:
-        return data
     cards = []
     for before, after in zip(template.data.get("cards") or [], data.get("cards") or []):
-        if matrix.slot_of(before) == plain and isinstance(after, dict):
+        slot = matrix.slot_of(before)
+        if slot is not None and isinstance(after, dict) and (slot == plain or entries[slot].get(EXTRA)):
             kept = {k: v for k, v in after.items() if k not in matrix.CARD_FIELDS + ("features", "protections")}
-            after = {**kept, **stand_in(entries[plain])}
+            after = {**kept, **(stand_in(entries[slot]) if slot == plain else inline(entries[slot]))}
         cards.append(after)
     return {**data, "cards": cards}
+
+
+def inline(entry: dict[str, Any]) -> dict[str, Any]:
+    """An extra card (not in the game's catalogue) written into the situation in full."""
+    return {"name": entry["name"], **{k: entry[k] for k in ("properties", "features", "protections") if entry.get(k)}}
 
 
 # --------------------------------------------------------------------------
@@ -401,7 +406,7 @@ class Report:
 
 def interactions(templates: list[matrix.Template], cards: list[str], *, pool, settings: Settings | None = None,
                  cache: Path | None = None, chunk: int = 8, summary: Summary | None = None, progress=None,
-                 title: str = "Interactions", with_unmodelled: bool = False) -> Report:
+                 title: str = "Interactions", with_unmodelled: bool = False, game: Game | None = None) -> Report:
     """Plan, judge what the cache does not hold, compare; the report of every difference."""
     settings = settings or Settings()
     if not templates:
@@ -410,7 +415,7 @@ def interactions(templates: list[matrix.Template], cards: list[str], *, pool, se
     if len(games) > 1:
         raise JudgeError(f"the templates are of different games ({', '.join(sorted(games))}); one run is one game",
                          field="--template")
-    game = load_game(games.pop())
+    game = game or load_game(games.pop())
     work = plan(templates, cards, game, settings, with_unmodelled=with_unmodelled)
     store = JudgedStore(cache)
     judged = judge(work, store, pool, settings=settings, chunk=chunk, summary=summary, progress=progress)
@@ -471,6 +476,31 @@ def write(report: Report, path: Path) -> None:
 
     text = {"jsonl": jsonl_text, "csv": csv_text, "html": interactions_page.html_page}[fmt](report)
     path.write_text(text, encoding="utf-8")
+
+
+def with_extra_cards(game: Game, path: str | Path) -> Game:
+    """The game with more cards: a YAML file of ``cards:`` in the catalogue's entry shape (name,
+    properties, features, protections), for cards a set does not have yet or a test needs."""
+    from pybridge.game.cache import read_game_yaml
+
+    source = str(path)
+    data = read_game_yaml(Path(path), source=source)
+    entries = data.get("cards") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise JudgeError("expected a mapping with a list 'cards' of card entries", source=source, field="cards")
+    cards = dict(game.cards)
+    for i, entry in enumerate(entries):
+        where = f"cards[{i}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise JudgeError("expected a card entry with a 'name'", source=source, field=where)
+        if not isinstance(entry.get("properties"), dict):
+            raise JudgeError("expected 'properties' (type, element, strike, ...), as in the catalogue",
+                             source=source, field=f"{where}.properties")
+        if entry["name"] in cards:
+            raise JudgeError(f"card {entry['name']!r} is in the {game.name} catalogue already; give it another name",
+                             source=source, field=f"{where}.name")
+        cards[entry["name"]] = {**entry, EXTRA: source}
+    return msgspec.structs.replace(game, cards=cards)
 
 
 def default_cache() -> Path | None:
