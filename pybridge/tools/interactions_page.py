@@ -3,11 +3,12 @@ panel per pair with each difference and both verdicts worded as the ruling text 
 
 The page is the ruling page's document (its JSON block, inline code and content policy) with a
 script of its own; texts repeated across pairs are stored once and referred to by number, which
-keeps a whole set's report to a few megabytes.
+keeps a whole set's report to a few megabytes (see payload).
 """
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from typing import Any
 
@@ -18,31 +19,34 @@ def _asset(name: str) -> str:
     return resources.files("pybridge.tools").joinpath("interactions_assets", name).read_text(encoding="utf-8")
 
 
-class _Texts:
-    """Each distinct ruling text once; a difference holds its number."""
+class _Interned:
+    """Each distinct value once (a ruling text, a difference's shape); a use holds its number."""
 
     def __init__(self) -> None:
-        self.index: dict[tuple[str, ...], int] = {}
-        self.items: list[list[str]] = []
+        self.index: dict[str, int] = {}
+        self.items: list[Any] = []
 
-    def ref(self, lines: list[str]) -> int:
-        key = tuple(lines)
+    def ref(self, value: Any) -> int:
+        key = json.dumps(value, ensure_ascii=False)
         if key not in self.index:
             self.index[key] = len(self.items)
-            self.items.append(list(lines))
+            self.items.append(value)
         return self.index[key]
 
 
 def payload(report) -> dict[str, Any]:
-    texts = _Texts()
-    by_pair: dict[tuple[str, str], list[list[Any]]] = {}
+    """The page's data. Most pairs of a set differ from their stand-ins in the same few ways (A's
+    shot where its stand-in has none, ...), so a difference is stored once as a shape and a pair
+    lists the numbers of its shapes."""
+    texts, shapes = _Interned(), _Interned()
+    by_pair: dict[tuple[str, str], list[int]] = {}
     for d in report.differences:
-        by_pair.setdefault((d.a, d.b), []).append(
-            [d.template, d.stand_in, d.player, d.action, d.change, d.real, d.plain, d.clauses, d.features,
-             texts.ref(d.text), texts.ref(d.plain_text)])
-    pairs = [{"a": a, "b": b, "count": count, "rows": by_pair[a, b]} for (a, b), count in report.ranked_pairs()]
+        shape = [d.template, d.stand_in, d.player, d.action, d.change, d.real, d.plain, d.clauses, d.features,
+                 texts.ref(d.text), texts.ref(d.plain_text)]
+        by_pair.setdefault((d.a, d.b), []).append(shapes.ref(shape))
+    pairs = [[a, b, by_pair[a, b]] for (a, b), _ in report.ranked_pairs()]
     return {"title": report.title, "summary": report.summary_text(), "templates": report.templates,
-            "pairs": pairs, "texts": texts.items, "perFeature": report.per_feature(),
+            "pairs": pairs, "shapes": shapes.items, "texts": texts.items, "perFeature": report.per_feature(),
             "perClause": report.per_clause(),
             "unplaced": [[template, card, why] for (template, card), why in sorted(report.unplaced.items())],
             "errors": report.errors}

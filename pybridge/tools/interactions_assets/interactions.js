@@ -1,6 +1,8 @@
 "use strict";
 (function () {
   const payload = JSON.parse(document.getElementById("ccg-data").textContent);
+  // A pair is [A, B, numbers of its differences' shapes]; a shape is one difference without its pair.
+  payload.pairs = payload.pairs.map(([a, b, refs]) => ({a, b, rows: refs.map(i => payload.shapes[i])}));
   const root = document.getElementById("ccg-root");
   const shown = 200; // rows of the ranked table drawn at once; the filters narrow the rest
   function el(tag, attrs, ...kids) {
