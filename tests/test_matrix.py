@@ -164,9 +164,11 @@ def test_matrix_writes_markdown_csv_and_a_self_contained_page(tmp_path):
     page.feed((tmp_path / "m.html").read_text(encoding="utf-8"))
     assert page.external == [], "the page loads nothing from elsewhere"
     data = json.loads("".join(page.scripts))
-    assert [(c["a"], c["b"]) for c in data["cells"]] == list(expected)
-    for c in data["cells"]:
-        assert [data["texts"][v["text"]] for v in c["verdicts"]] == RULINGS[c["a"], c["b"]]
+    cells = [(data["cards"][a], data["cards"][b], [data["verdicts"][i] for i in refs]) for a, b, refs, _ in data["cells"]]
+    assert [(a, b) for a, b, _ in cells] == list(expected)
+    for a, b, verdicts in cells:
+        assert [data["texts"][v["text"]] for v in verdicts] == RULINGS[a, b]
+        assert [(v["action"], v["verdict"]) for v in verdicts] == [(v.action, v.verdict) for v in expected[a, b]]
     states = [("none" if not vs else vs[0].verdict if len({v.verdict for v in vs}) == 1 else "mixed")
               for vs in expected.values()]
     assert page.cells == states
@@ -187,7 +189,9 @@ def test_matrix_never_shows_the_hidden_card_to_the_asker(tmp_path):
     page = _Cells()
     page.feed(result.stdout)
     data = json.loads("".join(page.scripts))
-    cells = [{**c, "verdicts": [{**v, "text": data["texts"][v["text"]]} for v in c["verdicts"]]} for c in data["cells"]]
+    cells = [{"a": data["cards"][a], "b": data["cards"][b],
+              "verdicts": [{**data["verdicts"][i], "text": data["texts"][data["verdicts"][i]["text"]]} for i in refs]}
+             for a, b, refs, _ in data["cells"]]
     shown = [v for c in cells for v in c["verdicts"]]
     assert shown, "verdicts on the hidden card are shown under its neutral id"
     for c in cells:

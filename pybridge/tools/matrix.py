@@ -425,7 +425,9 @@ STATE_MARK = {"legal": "✓", "illegal": "✗", "mixed": "±", "none": "·", "er
 
 _SCRIPT = """
 const data = JSON.parse(document.getElementById('cells').textContent);
-const cells = data.cells, texts = data.texts;
+const texts = data.texts;
+// A cell is [row card, column card, verdict numbers, error]; a verdict is stored once for every cell showing it.
+const cells = data.cells.map(([a, b, refs, error]) => ({a: data.cards[a], b: data.cards[b], error, verdicts: refs.map(i => data.verdicts[i])}));
 const detail = document.getElementById('detail');
 function add(parent, tag, text) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; parent.appendChild(e); return e; }
 function show(td) {
@@ -434,7 +436,6 @@ function show(td) {
   const c = cells[Number(td.dataset.cell)];
   detail.replaceChildren();
   add(detail, 'h2', 'A = ' + c.a + ', B = ' + c.b);
-  add(detail, 'p', 'Situation: ' + c.situation);
   if (c.error) { add(detail, 'p', 'Error: ' + (c.error.field ? c.error.field + ': ' : '') + c.error.message); return; }
   if (!c.verdicts.length) { add(detail, 'p', 'No action of this situation names both cards.'); return; }
   for (const v of c.verdicts) {
@@ -453,18 +454,25 @@ def _script_json(value: Any) -> str:
 
 
 def _page_data(cells: list[Cell]) -> dict[str, Any]:
-    """The cells with each verdict's ruling text stored once: the texts name the situation's own ids,
-    so most pairs share them and a whole set's page stays small."""
+    """The cells as [row, column, verdict numbers, error], each distinct verdict (and each ruling
+    text) stored once: the texts name the template's own ids, so most pairs share them and a whole
+    set's page stays a few megabytes."""
+    rows, columns, _ = _grid(cells)
+    names = list(dict.fromkeys(rows + columns))
+    number = {name: i for i, name in enumerate(names)}
     texts: dict[tuple[str, ...], int] = {}
+    verdicts: dict[str, int] = {}
     shown = []
     for c in cells:
-        verdicts = []
+        refs = []
         for v in c.verdicts:
             lines = tuple(v.get("text") or ())
-            verdicts.append({**{k: v.get(k) for k in ("player", "action", "verdict", "cites", "certainty")},
-                             "text": texts.setdefault(lines, len(texts))})
-        shown.append({"a": c.a, "b": c.b, "situation": c.situation, "error": c.error, "verdicts": verdicts})
-    return {"cells": shown, "texts": [list(lines) for lines in texts]}
+            entry = {**{k: v.get(k) for k in ("player", "action", "verdict", "cites", "certainty")},
+                     "text": texts.setdefault(lines, len(texts))}
+            refs.append(verdicts.setdefault(json.dumps(entry, ensure_ascii=False, sort_keys=True), len(verdicts)))
+        shown.append([number[c.a], number[c.b], refs, c.error])
+    return {"cards": names, "cells": shown, "verdicts": [json.loads(v) for v in verdicts],
+            "texts": [list(lines) for lines in texts]}
 
 
 def html_page(cells: list[Cell], *, title: str) -> str:
