@@ -460,11 +460,7 @@ FORMATS = {".jsonl": "jsonl", ".csv": "csv", ".parquet": "parquet", ".html": "ht
 
 
 def format_of(path: Path) -> str:
-    try:
-        return FORMATS[path.suffix.lower()]
-    except KeyError:
-        raise JudgeError(f"cannot tell the report format from the suffix {path.suffix!r}; use "
-                         + ", ".join(sorted(FORMATS)), field="--output") from None
+    return matrix.format_of(path, FORMATS, "report")
 
 
 def write(report: Report, path: Path) -> None:

@@ -512,9 +512,10 @@ def render(cells: list[Cell], fmt: str, *, title: str) -> str:
     return html_page(cells, title=title)
 
 
-def format_of(path: Path) -> str:
+def format_of(path: Path, formats: dict[str, str] = FORMATS, what: str = "table") -> str:
+    """The output format an --output path's suffix names (one of ``formats``)."""
     try:
-        return FORMATS[path.suffix.lower()]
+        return formats[path.suffix.lower()]
     except KeyError:
-        raise JudgeError(f"cannot tell the table format from the suffix {path.suffix!r}; use "
-                         + ", ".join(sorted(FORMATS)), field="--output") from None
+        raise JudgeError(f"cannot tell the {what} format from the suffix {path.suffix!r}; use "
+                         + ", ".join(sorted(formats)), field="--output") from None
