@@ -619,8 +619,11 @@ def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], output
     summary = batch_run.Summary()
     title = f"{game.title}: interactions of {' '.join(selection)} under {', '.join(t.name for t in templates)}"
     with contextlib.ExitStack() as stack:
+        from tqdm import tqdm  # the progress bar: imported only where a run judges
+
         pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
-        report = card_interactions.interactions(loaded, cards, pool=pool, settings=settings,
+        progress = stack.enter_context(tqdm(unit="situation", file=sys.stderr, disable=None, dynamic_ncols=True))
+        report = card_interactions.interactions(loaded, cards, pool=pool, settings=settings, progress=progress,
                                                 cache=cache_file or card_interactions.default_cache(),
                                                 chunk=chunk or batch_run.DEFAULT_CHUNK, summary=summary, title=title,
                                                 with_unmodelled=with_unmodelled, game=game)

@@ -222,8 +222,11 @@ def _add(result: Plan, data: dict[str, Any], source: str, game: Game, rules: str
 
 def judge(work: Plan, store: JudgedStore, pool, *, settings: Settings, chunk: int,
           summary: Summary | None = None, progress=None) -> int:
-    """Judge the plan's situations the store does not know yet; returns how many were judged."""
+    """Judge the plan's situations the store does not know yet; returns how many were judged.
+    ``progress`` is a bar (tqdm's interface: reset with the number to judge, update per situation)."""
     todo = [(key, task) for key, task in work.situations.items() if key not in store.known]
+    if progress is not None:
+        progress.reset(total=len(todo))
     ids_of = _ids_by_key(work)
     settings = Settings(player=settings.player, edition=settings.edition, options=settings.options,
                         time_limit=settings.time_limit, details=True)
@@ -231,7 +234,7 @@ def judge(work: Plan, store: JudgedStore, pool, *, settings: Settings, chunk: in
     for (key, _), outcome in zip(todo, run((task for _, task in todo), settings, pool, chunk=chunk, summary=summary)):
         batch.append(_record(key, outcome, ids_of[key]))
         if progress is not None:
-            progress(1)
+            progress.update(1)
         if len(batch) >= 500:
             store.add(batch)
             batch = []
