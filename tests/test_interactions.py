@@ -197,3 +197,13 @@ def test_extra_cards_file_errors_name_the_field(tmp_path):
                             capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert "cards[0].name" in result.stderr and "catalogue already" in result.stderr
+
+
+def test_a_hidden_b_makes_no_difference_its_identity_would_show(tmp_path):
+    """Under b-hidden the asking player sees B face down: replacing it by its stand-in changes
+    nothing they see (no row with B replaced), while what A may assume about it (532.6) shows."""
+    rows, _ = run_cli(tmp_path, [DISCHARGER, SHOT_PROOF, PLAIN], ["b-hidden.yaml"])
+    assert rows and all(r["stand_in"] == "A" for r in rows)
+    assert any("532.6" in r["clauses"] for r in rows)
+    assert all(SHOT_PROOF not in line for r in rows if r["b"] == SHOT_PROOF and r["a"] != SHOT_PROOF
+               for line in r["text"] + r["plain_text"])
