@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from pybridge import api, cache
+from pybridge import api, cache, limits
 from pybridge import batch as batch_run
 from pybridge.catalogue import load_game
 from pybridge.encodings import known_games
@@ -401,6 +401,8 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
 
     bounds = Bounds(cards=cards, effects=effects, hidden=hidden, events=events, turns=turns, values=values,
                     columns=columns)
+    out_dir = out_dir or Path(f"consistency-{game}")
+    limits.check_writable_folder(out_dir)
     live = sys.stderr.isatty()
 
     def progress(text: str) -> None:
@@ -410,7 +412,7 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
             click.echo(text, err=True)
 
     result = search(game, bounds, time_limit=time_limit, only=only, samples=samples,
-                    out_dir=out_dir or Path(f"consistency-{game}"), progress=progress)
+                    out_dir=out_dir, progress=progress)
     if live:
         click.echo("\r\033[K", nl=False, err=True)
     click.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=2) if as_json else result_text(result),
@@ -502,6 +504,9 @@ def batch(paths: tuple[str, ...], fmt: str, output: Path | None, trees: bool, jo
     with the error of a situation that could not be checked; a summary goes to standard error.
     Exit status 1 if any situation had an error."""
     settings = _batch_settings(player, option_pairs, time_limit, trees)
+    if output:
+        limits.refuse_output_among_inputs(output, paths)
+        limits.check_writable(output)
     summary = batch_run.Summary()
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(output.open("w", encoding="utf-8", newline="")) if output else sys.stdout
@@ -556,6 +561,8 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     from pybridge import matrix as card_matrix
 
     formats = [(path, card_matrix.format_of(path)) for path in outputs]
+    for path in outputs:
+        limits.check_writable(path)
     loaded = card_matrix.load_template(template)
     game = load_game(loaded.game)
     cards = card_matrix.select_cards(game, selection)

@@ -62,16 +62,7 @@ def _walk(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], Any, bool]]:
 def load_template(path: str | Path) -> Template:
     """Read a template and check its placeholders: {A} and {B}, in values only."""
     source = str(path)
-    limit = limits.current().file_bytes
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limit + 1)
-    except FileNotFoundError:
-        raise JudgeError("file not found", source=source) from None
-    except OSError as exc:
-        raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
-    if len(raw) > limit:
-        raise JudgeError(limits.over("the file is too large", limit, "file_bytes", " bytes"), source=source)
+    raw = limits.read_input_file(path, source=source)
     try:
         data = parse_text(raw.decode("utf-8"), source=source)
     except UnicodeDecodeError:

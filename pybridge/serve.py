@@ -384,14 +384,7 @@ def read_start(path: Path | None) -> str:
     to the size limit but not validated: the playground shows its errors at their fields."""
     if path is None:
         return starter_text()
-    limit = limits.current().file_bytes
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(limit + 1)
-    except OSError as exc:
-        raise JudgeError(f"cannot read the file: {exc.strerror}", source=str(path)) from None
-    if len(raw) > limit:
-        raise JudgeError(limits.over("the file is too large", limit, "file_bytes", " bytes"), source=str(path))
+    raw = limits.read_input_file(path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:

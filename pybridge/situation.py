@@ -234,17 +234,8 @@ def load_situation(path: str | Path) -> Situation:
     if str(path) == "-":
         raw = sys.stdin.buffer.read(limit + 1)
         return _from_bytes(raw, STDIN, limit, fmt="json" if _looks_like_json(raw) else None)
-    path = Path(path)
     source = str(path)
-    try:
-        # Read at most one byte more than the limit: devices and pipes report no size.
-        with path.open("rb") as handle:
-            raw = handle.read(limit + 1)
-    except FileNotFoundError:
-        raise JudgeError("file not found", source=source) from None
-    except OSError as exc:
-        raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
-    return _from_bytes(raw, source, limit)
+    return _from_bytes(limits.read_input_file(path, source=source), source, limit)
 
 
 def _looks_like_json(raw: bytes) -> bool:
