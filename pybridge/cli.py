@@ -46,7 +46,28 @@ player_opt = click.option("--player", help="Ask as this player (default: the sit
 json_opt = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (versioned schema).")
 html_opt = click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
                         help="Also write the ruling as a self-contained HTML page (board and verdicts) to this file.")
-limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
+class Seconds(click.ParamType):
+    """A time limit in seconds: finite, within limits.seconds' bounds (NaN, inf and 1e309 are refused)."""
+
+    name = "seconds"
+
+    def __init__(self, minimum: float = 0.1) -> None:
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        try:
+            number = float(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        try:
+            return limits.seconds(number, name=param.opts[0] if param else "time_limit", minimum=self.minimum)
+        except JudgeError as exc:
+            self.fail(exc.message.replace(f"got {number!r}", f"got {value!r}"), param, ctx)
+
+
+limit_opt = click.option("--time-limit", type=Seconds(), default=None,
                          help=f"Seconds the solver may take per situation [default: {DEFAULT_TIME_LIMIT:g}, "
                               "or CCG_JUDGE_TIME_LIMIT].")
 
@@ -388,7 +409,7 @@ def _diff_text(changes: list[dict], settings: tuple[str, ...], summary: dict) ->
               help="Situations with an opponent's hidden card to vary (hidden-card dependence).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder for the counterexample files [default: consistency-GAME].")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0, show_default=True,
+@click.option("--time-limit", type=Seconds(), default=120.0, show_default=True,
               help="Seconds for the whole search; then it reports what it found so far.")
 @json_opt
 def consistency(game: str, cards: int | None, effects: int | None, hidden: int | None, events: int | None,
@@ -434,7 +455,7 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
 @click.option("--equivalent", "equivalent_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("bench/equivalent-mutants.yaml"), show_default=True,
               help="Mutants marked equivalent after inspection (id and reason).")
-@click.option("--mutant-time-limit", type=click.FloatRange(min=1), default=300.0, show_default=True,
+@click.option("--mutant-time-limit", type=Seconds(minimum=1), default=300.0, show_default=True,
               help="Seconds one mutant may take; past that it counts as caught by the time limit.")
 @json_opt
 def mutants(count: int | None, seed: int, jobs: int, ruling_paths: tuple[Path, ...], operators: tuple[str, ...],

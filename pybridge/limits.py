@@ -13,6 +13,7 @@ JSON and data handed to the Python API.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat
@@ -61,6 +62,21 @@ ENVIRONMENT = {
 }
 
 DEFAULTS = Limits()
+# The longest time limit a run may set (about 11.5 days). Past it a timer's wait overflows, and
+# a limit of infinity or NaN means no limit at all, which is not one of the choices.
+MAX_SECONDS = 1_000_000.0
+
+
+def seconds(value: float, *, name: str = "time_limit", minimum: float = 0.1) -> float:
+    """A time limit as given (a flag, a variable, the API): a finite number of seconds between
+    ``minimum`` and MAX_SECONDS; NaN, infinity and overflowing numbers (1e309) are refused."""
+    where = {"time_limit": "--time-limit or " + ENVIRONMENT["time_limit"]}.get(name, name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise JudgeError(f"{where} must be a finite number of seconds, got {value!r}")
+    if not minimum <= value <= MAX_SECONDS:
+        top = f"{MAX_SECONDS:,.0f}".replace(",", " ")
+        raise JudgeError(f"{where} must lie between {minimum:g} and {top} seconds, got {value:g}")
+    return float(value)
 
 
 def current() -> Limits:
@@ -76,8 +92,10 @@ def current() -> Limits:
             value = kind(raw)
         except ValueError:
             value = 0
-        if not value > 0:
-            raise JudgeError(f"environment variable {variable} must be a positive number, got {raw!r}")
+        if not value > 0 or (kind is float and not math.isfinite(value)) or (kind is float and value > MAX_SECONDS):
+            raise JudgeError(f"environment variable {variable} must be a positive number"
+                             + (f" of seconds up to {MAX_SECONDS:,.0f}".replace(",", " ") if kind is float else "")
+                             + f", got {raw!r}")
         values[f.name] = value
     return Limits(**values) if values else DEFAULTS
 

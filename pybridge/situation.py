@@ -299,6 +299,10 @@ def check_against_game(s: Situation, *, source: str) -> None:
 
     player_ids = [p.id for p in s.players]
     _no_duplicates(player_ids, "players", "player", fail)
+    for i, player_id in enumerate(player_ids):
+        if player_id.startswith(RESERVED_PREFIX):  # a player so named would merge with an unknown card
+            fail(f"ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
+                 f"players[{i}].id")
     if sum(p.first for p in s.players) > 1:
         fail("only one player can be first", "players")
     if s.viewpoint not in player_ids:
@@ -318,7 +322,7 @@ def check_against_game(s: Situation, *, source: str) -> None:
         if card.id in player_ids:
             fail(f"card id {card.id!r} is also a player's id; ids must tell cards and players apart", f"{where}.id")
         if card.id.startswith(RESERVED_PREFIX):
-            fail(f"card ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
+            fail(f"ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
                  f"{where}.id")
         if card.card is None and card.name is None:
             fail("a card needs either 'card' (a catalogue name) or 'name' (an inline card)", where)
