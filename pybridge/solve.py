@@ -105,7 +105,7 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
     if data is not None:
         try:
             return Compiled.from_data(data, read_part, key=key)
-        except (ValueError, KeyError, TypeError) as exc:  # a broken cache entry is made again
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:  # a broken cache entry is made again
             log.info("ignoring the cached program %s: %s", key, exc)
     return compile_()
 
@@ -374,7 +374,7 @@ def _own_index(compiled: Compiled) -> specialise.Program:
             program = specialise.Program.from_state(marshal.loads(raw))
             if program.size == len(compiled.shapes):
                 return program
-        except (ValueError, EOFError, TypeError):  # a broken entry is made again
+        except (ValueError, EOFError, TypeError, IndexError, AttributeError):  # a broken entry is made again
             pass
     program = specialise.Program(compiled.shapes, rank=compiled.ranks)
     if name:
