@@ -65,7 +65,7 @@ def test_an_entry_with_a_flipped_byte_is_made_again_not_used(warm):
 
 
 @pytest.mark.parametrize("sealed", [False, True], ids=["as-written-over", "under-a-matching-digest"])
-@pytest.mark.parametrize("content", [b"[]", b"{}", b'"text"', b"17"])
+@pytest.mark.parametrize("content", [b"[]", b"17"])
 def test_an_entry_of_the_wrong_shape_is_made_again(warm, content, sealed):
     """Valid JSON of the wrong shape put in an entry's place, or even under a matching digest (a
     writer's bug, not a flip): read as missing and made again, never an internal error."""
