@@ -215,6 +215,18 @@ def count_tasks(paths: Iterable[str | Path]) -> int | None:
 
 
 _checked_here = 0  # situations this process has checked (for its memory samples)
+_retire_asked = False  # a call asked this worker to be replaced after it (serve: its memory grew)
+
+
+def retire_after_this_call() -> None:
+    """In a worker: be replaced by a fresh process once the current call has answered."""
+    global _retire_asked
+    _retire_asked = True
+
+
+def memory_now() -> int | None:
+    """This process's resident set size in bytes (None where it cannot be read)."""
+    return _memory()[0]
 _warm = False
 
 
@@ -358,7 +370,7 @@ def _worker_main(connection, recycle: int) -> None:
             answer = (True, fn(*args))
         except Exception as exc:
             answer = (False, exc)
-        retiring = _checked_here >= recycle
+        retiring = _checked_here >= recycle or _retire_asked
         connection.send((*answer, retiring))
         if retiring:
             return
