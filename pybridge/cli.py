@@ -418,7 +418,7 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
     """Search every situation within the bounds for one that breaks an invariant of the rules;
     write the smallest counterexample of each and name the clauses that clash. Exit 1 if any.
     The rules are the installed ones, or those under CCG_JUDGE_ASP_ROOT."""
-    from pybridge.consistency import Bounds, result_text, search
+    from pybridge.consistency import Bounds, result_text, search_bounded
 
     bounds = Bounds(cards=cards, effects=effects, hidden=hidden, events=events, turns=turns, values=values,
                     columns=columns)
@@ -432,8 +432,8 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
         elif ": searching" not in text and "variant" not in text:
             click.echo(text, err=True)
 
-    result = search(game, bounds, time_limit=time_limit, only=only, samples=samples,
-                    out_dir=out_dir, progress=progress)
+    result = search_bounded(game, bounds, time_limit=time_limit, only=only, samples=samples,
+                            out_dir=out_dir, progress=progress)
     if live:
         click.echo("\r\033[K", nl=False, err=True)
     click.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=2) if as_json else result_text(result),
