@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -138,7 +139,7 @@ def soak(server: Server, requests: int, *, every: int = 50) -> dict:
 
 if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    with Server(Path(os.environ.get("TMPDIR", "/tmp")) / "ccg-judge-soak.log") as running:
+    with Server(Path(tempfile.gettempdir()) / "ccg-judge-soak.log") as running:
         figures = soak(running, count)
     mb = 1024 * 1024
     print(f"{figures['requests']} requests in {figures['seconds']:.0f} s; resident memory at the start "
