@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pybridge import limits
-from pybridge.batch import Outcome, Task
+from pybridge.batch import Outcome, Task, spreadsheet_cell
 from pybridge.catalogue import Game, load_game
 from pybridge.errors import JudgeError, close_matches
 from pybridge.situation import parse_text, situation_from_data
@@ -328,17 +328,21 @@ CSV_COLUMNS = ("a", "b", "situation", "player", "action", "pair_action", "verdic
 def csv_text(cells: list[Cell]) -> str:
     """One row per shown verdict (a pair with none: one row with empty verdict columns)."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    table = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    table.writeheader()
+
+    def write(row: dict[str, str]) -> None:  # as batch writes its cells: no formula, no raw control
+        table.writerow({k: spreadsheet_cell(v) for k, v in row.items()})
+
     for c in cells:
         base = {"a": c.a, "b": c.b, "situation": c.situation}
         if c.error or not c.verdicts:
             error = c.error or {}
-            writer.writerow({**base, "error_file": error.get("file") or "", "error_field": error.get("field") or "",
-                             "error_message": error.get("message") or ""})
+            write({**base, "error_file": error.get("file") or "", "error_field": error.get("field") or "",
+                   "error_message": error.get("message") or ""})
         for v in c.verdicts:
-            writer.writerow({**base, "player": v["player"], "action": v["action"], "pair_action": v["pair_action"],
-                             "verdict": v["verdict"], "cites": " ".join(v["cites"]), "certainty": v["certainty"]})
+            write({**base, "player": v["player"], "action": v["action"], "pair_action": v["pair_action"],
+                   "verdict": v["verdict"], "cites": " ".join(v["cites"]), "certainty": v["certainty"]})
     return buffer.getvalue()
 
 

@@ -168,3 +168,13 @@ def test_a_fifo_inside_a_folder_is_refused_not_read(tmp_path, command):
     out = (result.stdout + result.stderr).decode()
     assert "FIFO, not a regular file" in out
     assert result.returncode != 0
+
+
+def test_the_matrix_table_neutralises_its_cells_as_batch_does():
+    from pybridge.matrix import Cell, csv_text
+
+    verdict = {"player": "=p1", "action": "shot(@x, y)", "pair_action": "shot(@x, y)", "verdict": "legal",
+               "cites": ["107.2"], "certainty": "every"}
+    table = list(csv.DictReader(io.StringIO(csv_text([Cell("+a\u202e", "-b", "s", [verdict])]))))
+    assert [(r["a"], r["b"], r["player"], r["action"]) for r in table] == [
+        ("'+a\\u202e", "'-b", "'=p1", "shot(@x, y)")]
