@@ -420,9 +420,12 @@ class LocalPool(Executor):
     Hand-rolled rather than ``ProcessPoolExecutor(max_tasks_per_child=...)``, which hangs on
     Python 3.11 once a worker retires with calls still queued."""
 
-    def __init__(self, jobs: int, *, recycle: int = DEFAULT_RECYCLE) -> None:
+    def __init__(self, jobs: int, *, recycle: int = DEFAULT_RECYCLE, spare: bool = False) -> None:
         self.jobs = jobs
         self.recycle = recycle
+        # Keep a warmed worker beside each one, to take over the moment it retires (serve, where a
+        # person waits for each answer): the new spare's warm-up then costs no one any time.
+        self.spare = spare
         from multiprocessing import get_context  # here: a check in a new process imports this module too
 
         self._context = get_context("spawn")
@@ -443,6 +446,7 @@ class LocalPool(Executor):
 
     def _serve(self) -> None:
         worker = self._new_worker()  # started at once: the warm-up overlaps reading the input
+        spare = self._new_worker() if self.spare else None
         while True:
             item = self._queue.get()
             if item is None:
@@ -455,7 +459,7 @@ class LocalPool(Executor):
             if worker is None or worker.retired:
                 if worker is not None:
                     worker.stop()
-                worker = self._new_worker()
+                worker, spare = (spare, self._new_worker()) if spare is not None else (self._new_worker(), None)
             try:
                 future.set_result(worker.call(fn, args))
             except WorkerDied as exc:
@@ -464,8 +468,9 @@ class LocalPool(Executor):
                 future.set_exception(exc)
             except Exception as exc:
                 future.set_exception(exc)
-        if worker is not None:
-            worker.stop()
+        for left in (worker, spare):
+            if left is not None:
+                left.stop()
 
     def submit(self, fn, /, *args):
         future: Future = Future()

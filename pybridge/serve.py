@@ -12,7 +12,7 @@ Host names (DNS rebinding) are refused. One judgement runs at a time; a request 
 one has overtaken while it waited is answered as stale, so typing never queues up solves.
 
 What a request costs is bounded. The judging runs in a worker process (batch's, warmed the same
-way) that is replaced once its memory has grown by a quarter over its warm size or after
+way, with a warm spare to take over at once) that is replaced once its memory has grown by a quarter over its warm size or after
 SERVE_RECYCLE requests, because clingo keeps every symbol it has made for the life of a process
 and every new card id is a new symbol; one request may take at most REQUEST_MEMORY_MB more memory
 than the warm worker holds (past that it fails alone, and the worker is replaced). A connection
@@ -325,7 +325,7 @@ class WorkerJudge:
 
     def __init__(self, *, time_limit: float | None = None) -> None:
         self.time_limit = time_limit
-        self._pool = batch.LocalPool(1, recycle=SERVE_RECYCLE + 1)
+        self._pool = batch.LocalPool(1, recycle=SERVE_RECYCLE + 1, spare=True)
         self._lock = threading.Lock()
         self._latest = 0
         self._counter = threading.Lock()
