@@ -51,7 +51,7 @@ class Seconds(click.ParamType):
 
     name = "seconds"
 
-    def __init__(self, minimum: float = 0.1) -> None:
+    def __init__(self, minimum: float = 0.1) -> None:  # a flag's least: less is a slip of the keyboard
         self.minimum = minimum
 
     def convert(self, value, param, ctx):

@@ -67,15 +67,18 @@ DEFAULTS = Limits()
 MAX_SECONDS = 1_000_000.0
 
 
-def seconds(value: float, *, name: str = "time_limit", minimum: float = 0.1) -> float:
-    """A time limit as given (a flag, a variable, the API): a finite number of seconds between
-    ``minimum`` and MAX_SECONDS; NaN, infinity and overflowing numbers (1e309) are refused."""
-    where = {"time_limit": "--time-limit or " + ENVIRONMENT["time_limit"]}.get(name, name)
+def seconds(value: float, *, name: str = "time_limit", minimum: float | None = None) -> float:
+    """A time limit as given (a flag, a variable, the API): a finite number of seconds above 0 (or
+    at least ``minimum``) and at most MAX_SECONDS; NaN, infinity and overflowing numbers (1e309)
+    are refused."""
+    where = {"time_limit": "the time limit (--time-limit or " + ENVIRONMENT["time_limit"] + ")"}.get(name, name)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise JudgeError(f"{where} must be a finite number of seconds, got {value!r}")
-    if not minimum <= value <= MAX_SECONDS:
+    low_enough = value >= minimum if minimum is not None else value > 0
+    if not low_enough or value > MAX_SECONDS:
         top = f"{MAX_SECONDS:,.0f}".replace(",", " ")
-        raise JudgeError(f"{where} must lie between {minimum:g} and {top} seconds, got {value:g}")
+        bottom = f"at least {minimum:g}" if minimum is not None else "above 0"
+        raise JudgeError(f"{where} must be {bottom} and at most {top} seconds, got {value:g}")
     return float(value)
 
 
