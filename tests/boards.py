@@ -17,7 +17,7 @@ PLAYERS = ("p1", "p2")
 @lru_cache(maxsize=1)
 def set_one_cards() -> tuple[tuple[str, bool], ...]:
     """(name, flies) of every card of set 1, in catalogue order."""
-    from pybridge.catalogue import load_game
+    from pybridge.game.catalogue import load_game
 
     game = load_game("berserk")
     return tuple((card["name"], card.get("properties", {}).get("movement") == "flying")
@@ -26,7 +26,7 @@ def set_one_cards() -> tuple[tuple[str, bool], ...]:
 
 @lru_cache(maxsize=1)
 def _turn_parts() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    from pybridge.catalogue import load_game
+    from pybridge.game.catalogue import load_game
 
     game = load_game("berserk")
     return game.stages, game.phases

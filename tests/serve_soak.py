@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STARTER = ROOT / "pybridge" / "page" / "assets" / "starter.yaml"
+STARTER = ROOT / "pybridge" / "web" / "assets" / "starter.yaml"
 SECONDS_AT_MOST = 1800.0
 
 
@@ -118,7 +118,7 @@ def judge(url: str, text: str) -> dict:
         return json.loads(answer.read())
 
 
-def soak(server: Server, requests: int, *, every: int = 50) -> dict:
+def soak(server: Server, requests: int, *, every: int = 50, progress: bool = False) -> dict:
     """Judge ``requests`` boards of new ids; the memory after the first (the warm start), every
     ``every`` requests, and at the end."""
     starter = STARTER.read_text(encoding="utf-8")
@@ -131,6 +131,9 @@ def soak(server: Server, requests: int, *, every: int = 50) -> dict:
         assert answer.get("ok"), answer
         if n % every == 0 or n == requests:
             samples.append(server.memory())
+            if progress:
+                print(f"{n} requests, {samples[-1] / 2 ** 20:.0f} MB, {time.monotonic() - started:.0f} s",
+                      file=sys.stderr, flush=True)
         if time.monotonic() - started > SECONDS_AT_MOST:
             break
     return {"requests": n, "start": start, "samples": samples, "end": samples[-1], "most": max(samples),
@@ -140,7 +143,7 @@ def soak(server: Server, requests: int, *, every: int = 50) -> dict:
 if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     with Server(Path(tempfile.gettempdir()) / "ccg-judge-soak.log") as running:
-        figures = soak(running, count)
+        figures = soak(running, count, progress=True)
     mb = 1024 * 1024
     print(f"{figures['requests']} requests in {figures['seconds']:.0f} s; resident memory at the start "
           f"{figures['start'] / mb:.0f} MB, at the end {figures['end'] / mb:.0f} MB, at most "

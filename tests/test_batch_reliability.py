@@ -171,7 +171,7 @@ def test_a_fifo_inside_a_folder_is_refused_not_read(tmp_path, command):
 
 
 def test_the_matrix_table_neutralises_its_cells_as_batch_does():
-    from pybridge.matrix import Cell, csv_text
+    from pybridge.tools.matrix import Cell, csv_text
 
     verdict = {"player": "=p1", "action": "shot(@x, y)", "pair_action": "shot(@x, y)", "verdict": "legal",
                "cites": ["107.2"], "certainty": "every"}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from batch_inputs import ROOT
-from pybridge import cache
+from pybridge.game import cache
 
 SITUATION = ROOT / "tests" / "rulings" / "berserk" / "513" / "conservativeness-later-ban-wins.yaml"
 

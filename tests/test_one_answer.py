@@ -17,7 +17,7 @@ import pytest
 from boards import board
 from pybridge import api, batch
 from pybridge.errors import JudgeError
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
 
 PROFILE = os.environ.get("CCG_JUDGE_FUZZ_PROFILE", "ci")
 CI_BOARDS = 300

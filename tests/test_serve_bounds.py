@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from pybridge import serve
+from pybridge.web import serve
 from serve_soak import Server, soak
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")

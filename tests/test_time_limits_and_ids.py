@@ -13,7 +13,7 @@ import pytest
 from batch_inputs import ROOT, RUSH
 from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
 
 RULING = ROOT / "tests" / "rulings" / "berserk" / "107" / "107.2-permits.yaml"
 
