@@ -15,7 +15,8 @@ import time
 import pytest
 
 from boards import board
-from pybridge import api, batch
+from pybridge import api
+from pybridge.tools import batch
 from pybridge.errors import JudgeError
 from pybridge.input.situation import situation_from_data
 
