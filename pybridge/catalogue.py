@@ -60,13 +60,19 @@ class Phrases(dict):
     """How reports word what the solver says (phrases.yaml, the core's then the game's). The mapping
     itself words atoms: "name/arity" -> a sentence over the arguments {0}, {1}, ...; ``terms`` words
     the terms an atom carries as arguments the same way (a consequence, an effect's kind, a property
-    assumed of a hidden card); ``principles`` says in words what each principle decides."""
+    assumed of a hidden card); ``principles`` says in words what each principle decides; ``reasons``
+    says which predicates a deciding condition leaves out as context or looks through, and how an
+    unknown card is named (pybridge.reasons); ``values`` are the game's words for numbers, used as
+    ``{1:strike}`` in a phrase (Berserk's weak, medium and strong strikes)."""
 
     def __init__(self, atoms: dict[str, str] | None = None, *, terms: dict[str, str] | None = None,
-                 principles: dict[str, str] | None = None):
+                 principles: dict[str, str] | None = None, reasons: dict | None = None,
+                 values: dict[str, dict[str, str]] | None = None):
         super().__init__(atoms or {})
         self.terms: dict[str, str] = dict(terms or {})
         self.principles: dict[str, str] = dict(principles or {})
+        self.reasons: dict = dict(reasons or {})
+        self.values: dict[str, dict[str, str]] = dict(values or {})
 
 
 class Game(Struct, frozen=True):
@@ -161,18 +167,28 @@ def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
 
 def _phrases(directory: Path) -> Phrases:
     sections: dict[str, dict[str, str]] = {"phrases": {}, "terms": {}, "principles": {}}
+    reasons: dict = {"context": set(), "through": set(), "kept": set()}
+    values: dict[str, dict[str, str]] = {}
     for path in (asp_root() / "core" / "phrases.yaml", directory / "phrases.yaml"):
         if path.is_file():
             data = read_game_yaml(path) or {}
             for name, found in sections.items():
                 found.update({str(k): str(v) for k, v in (data.get(name) or {}).items()})
+            for key, value in (data.get("reasons") or {}).items():
+                if key in ("context", "through", "kept"):  # lists of predicates: the game's add to the core's
+                    reasons[key] |= {str(v) for v in value or ()}
+                else:
+                    reasons[str(key)] = str(value)
+            for table, words in (data.get("values") or {}).items():
+                values.setdefault(str(table), {}).update({str(k): str(v) for k, v in (words or {}).items()})
     # A feature named as a term ("gains directed_strike") is worded by its id's words, unless the
     # phrases word it themselves.
     vocabulary = directory / "vocabulary.yaml"
     if vocabulary.is_file():
         for feature in (read_game_yaml(vocabulary) or {}).get("features") or {}:
             sections["terms"].setdefault(f"{feature}/0", str(feature).replace("_", " "))
-    return Phrases(sections["phrases"], terms=sections["terms"], principles=sections["principles"])
+    return Phrases(sections["phrases"], terms=sections["terms"], principles=sections["principles"],
+                   reasons=reasons, values=values)
 
 
 def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:

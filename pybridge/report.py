@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from typing import Any, Mapping
 
 from pybridge.justify import Clamp, ClauseInfo, Node, OverriddenEffect, Report, Resolution, Verdict
+from pybridge.wording import _safe, phrase, say_term  # noqa: F401  (re-exported: callers word atoms here)
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -63,81 +63,9 @@ def verdict_graph(report: Report, verdict: Verdict) -> dict:
             "clauses": {c: to_data(report.clauses[c]) for c in verdict.cites if c in report.clauses}}
 
 
-def _safe(value: str) -> str:
-    """Control characters shown as escapes, never printed raw."""
-    if value.isprintable():
-        return value
-    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
-                   for ch in value)
-
-
 def _clause(clause_id: str, clauses: dict[str, ClauseInfo]) -> str:
     info = clauses.get(clause_id)
     return f"{clause_id} ({info.heading})" if info is not None and info.heading else clause_id
-
-
-def phrase(node: Node, phrases: Mapping[str, str]) -> str:
-    """An atom in words, where the game gives a phrase for its predicate (phrases.yaml); the terms
-    among its arguments are worded too, where the phrases word them."""
-    template = phrases.get(node.predicate)
-    if template is None:
-        return _safe(node.atom)
-    try:
-        return _safe(template.format(*[say_term(a, phrases) for a in node.arguments]))
-    except (IndexError, KeyError, ValueError):
-        return _safe(node.atom)
-
-
-def say_term(text: str, phrases: Mapping[str, str]) -> str:
-    """A term (as :func:`pybridge.terms.text` writes it) in words, where the phrases' ``terms`` word
-    its name and arity, its own argument terms likewise; any other term as written (an action keeps
-    the name it is asked by). Not escaped: the caller escapes the sentence it goes into."""
-    terms = getattr(phrases, "terms", None)
-    if not terms:
-        return text
-    parts = _split_term(text)
-    if parts is None:
-        return text
-    name, args = parts
-    template = terms.get(f"{name}/{len(args)}")
-    if template is None:
-        return text
-    try:
-        return template.format(*[say_term(a, phrases) for a in args])
-    except (IndexError, KeyError, ValueError):
-        return text
-
-
-_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*")
-
-
-def _split_term(text: str) -> tuple[str, list[str]] | None:
-    """A constant or function term's name and argument texts, read back from its text (None for
-    anything else). Strings are written unquoted there, so an id that itself looks like a term is
-    read as one: only the wording can be off then, never what the report says holds."""
-    match = _NAME.match(text)
-    if match is None:
-        return None
-    name, rest = match.group(0), text[match.end():]
-    if not rest:
-        return name, []
-    if rest[0] != "(" or rest[-1] != ")":
-        return None
-    inner, args, depth, start = rest[1:-1], [], 0, 0
-    for at, ch in enumerate(inner):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth < 0:
-                return None
-        elif ch == "," and depth == 0:
-            args.append(inner[start:at].strip())
-            start = at + 1
-    if depth:
-        return None
-    args.append(inner[start:].strip())
-    return name, args
 
 
 def _not(said: str) -> str:
@@ -187,8 +115,9 @@ def verdict_text(v: Verdict, report: Report, phrases: Mapping[str, str] | None =
     head = f"{_safe(v.player)}: {_safe(v.action)} — {v.verdict.upper() if v.verdict != 'impossible' else 'NOT POSSIBLE'}"
     if v.certainty == "some":
         head += " (under some admissible treatment of hidden cards, not every)"
-    body = [f"    with {_safe(t.card)} taken as {'having' if t.value == 'has' else 'lacking'} "
-            f"{_safe(say_term(t.property, phrases))} — {_clause(t.clause, clauses)}" for t in v.treatment]
+    body = [f"    {_safe(v.assuming)}"] if v.assuming else []
+    if v.because:
+        body.append(f"    because {_safe(v.because)}")
     told: set[str] = set()
     for r in v.reasons:
         told.add(r.clause)
@@ -198,7 +127,7 @@ def verdict_text(v: Verdict, report: Report, phrases: Mapping[str, str] | None =
             why = _premises(report, r.node, phrases) if r.node else ""
             body.append(f"    within what {_clause(r.clause, clauses)} allows" + (f": {why}" if why else ""))
         elif r.role == "blocked":
-            why = _premises(report, r.node, phrases) if r.node else ""
+            why = _premises(report, r.node, phrases) if r.node and not v.because else ""
             body.append(f"    forbidden by {_clause(r.clause, clauses)}" + (f", because {why}" if why else ""))
         elif r.role == "definition":
             why = _failed_condition(report, r.node, phrases) if r.node else ""

@@ -57,8 +57,8 @@ def test_check_json_conforms_to_the_report_schema():
     run = subprocess.run([sys.executable, "-m", "pybridge", "check", str(example), "--json"],
                          capture_output=True, text=True, check=True)
     report = json.loads(run.stdout)
-    jsonschema.validate(report, json.loads(schema_files()["report-v2.json"]))
-    assert report["schema"] == "ccg-judge/report" and report["version"] == 2
+    jsonschema.validate(report, json.loads(schema_files()["report-v3.json"]))
+    assert report["schema"] == "ccg-judge/report" and report["version"] == 3
     assert all(v["cites"] for v in report["verdicts"])
 
 
