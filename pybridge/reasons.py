@@ -120,12 +120,6 @@ def _cards_in_words(sentence: str, phrases: Mapping[str, str]) -> str:
     return UNKNOWN_ID.sub(lambda m: card_words(m.group(0), phrases), sentence)
 
 
-def because_nodes(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[str, str]) -> list[str]:
-    """The node ids :func:`because` words (the tests check the line against the graph)."""
-    return [node_id for r in verdict.reasons if r.role == "blocked" and r.node
-            for node_id, _ in deciding_conditions(nodes, r.node, phrases)]
-
-
 def card_words(card: str, phrases: Mapping[str, str]) -> str:
     """A card id in words: an unknown card's neutral id as its holder's hidden card at its place."""
     place = unknown_card_place(card)
