@@ -189,6 +189,8 @@ def _verdict(index: int, v: Verdict, report: Report, game: Game, known: set[str]
         # cards the action names where the game does not declare the action's argument roles
         "named": [c for c, r in roles if r is None],
         "consequences": [say_term(c, game.phrases) for c in v.consequence_texts],  # in words, as the report
+        "because": v.because,  # the deciding condition of an illegal verdict, as plain check says it
+        "assuming": v.assuming,  # the assumption about hidden cards it rests on
         "tree": verdict_tree(report, v, game) if trees else None,
     }
 
@@ -315,8 +317,9 @@ def verdict_tree(report: Report, v: Verdict, game: Game) -> dict[str, Any]:
                 item["children"].extend(children)
         return item
 
-    parts = [section(f"with {t.card} taken as {'having' if t.value == 'has' else 'lacking'} {t.property}",
-                     t.clause, [t.node]) for t in v.treatment]
+    parts = [section(v.assuming, None, [t.node for t in v.treatment])] if v.assuming else []
+    if v.because:
+        parts.append(section(f"because {v.because}", None, []))
     words = {"granted": "possible under", "met": "within what it allows", "blocked": "forbidden by",
              "definition": "not an action defined by"}
     for r in v.reasons:

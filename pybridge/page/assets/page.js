@@ -301,8 +301,15 @@
     cites.appendChild(el("span", null, "cites"));
     verdict.cites.forEach(function (id) { cites.appendChild(cite(data, id)); });
     body.appendChild(cites);
+    if (verdict.assuming) body.appendChild(el("div", "assuming", verdict.assuming));
+    if (verdict.because) body.appendChild(el("div", "because", "because " + verdict.because));
     if (verdict.consequences.length) {
-      body.appendChild(el("div", "consequences", "then: " + verdict.consequences.join(", ")));
+      var then = el("div", "consequences");
+      then.appendChild(el("span", null, "then:"));
+      var list = el("ul", null);
+      verdict.consequences.forEach(function (c) { list.appendChild(el("li", null, c)); });
+      then.appendChild(list);
+      body.appendChild(then);
     }
     var treeBox = el("div", "tree-box");
     body.appendChild(treeBox);
