@@ -64,6 +64,9 @@ def _options(pairs: tuple[str, ...]) -> tuple[str | None, dict[str, str]]:
     return edition, options
 
 
+# explain without --depth shows the whole graph when it fits this many lines, else cuts it until it does.
+EXPLAIN_LINES = 40
+
 option_opt = click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
                           help="Override the edition (edition=515) or an interpretation option.")
 
@@ -122,11 +125,15 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
 @json_opt
 @html_opt
 @limit_opt
+@click.option("--depth", type=click.IntRange(min=0), default=None,
+              help="Show the graph this many levels deep (0: all) [default: all, or what fits "
+                   f"{EXPLAIN_LINES} lines]. The JSON is always the whole graph.")
 @reads_situation
 def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-            html_out: Path | None, time_limit: float | None) -> None:
-    """The verdict on ACTION (e.g. 'strike_attack(elf, foe)') with its full justification graph; an
-    action the situation does not offer is explained as not possible."""
+            html_out: Path | None, time_limit: float | None, depth: int | None) -> None:
+    """The verdict on ACTION, such as 'strike_attack(elf, foe)', with its justification graph: each
+    atom is shown once and numbered, later mentions refer to it. An action the situation does not
+    offer is explained as not possible."""
     edition, options = _options(option_pairs)
     if html_out is not None:
         _write_page(html_out, situation, action=action, player=player, edition=edition, options=options,
@@ -134,8 +141,11 @@ def explain(situation: Path, action: str, player: str | None, option_pairs: tupl
         return
     report = api.explain(situation, action, player=player, edition=edition, options=options,
                          time_limit=time_limit)
-    click.echo(to_json(report) if as_json else explain_text(report, report.verdicts[0],
-                                                           load_game(report.game).phrases))
+    if as_json:
+        click.echo(to_json(report))
+        return
+    click.echo(explain_text(report, report.verdicts[0], load_game(report.game).phrases,
+                            depth=depth or None, fit=None if depth is not None else EXPLAIN_LINES))
 
 
 def _write_page(out: Path, situation: Path, **kwargs) -> None:

@@ -212,65 +212,99 @@ def report_text(report: Report, *, title: str = "", phrases: Mapping[str, str] |
     return "\n".join(lines) + "\n"
 
 
-def tree_text(report: Report, node_id: str, indent: int = 0, seen: set[str] | None = None,
-              phrases: Mapping[str, str] | None = None) -> list[str]:
-    """An indented tree; a node already shown is not expanded again."""
-    seen = set() if seen is None else seen
-    phrases = {} if phrases is None else phrases
-    node = report.nodes[node_id]
-    pad = "  " * indent
-    said = phrase(node, phrases)
-    if node.kind == "fact":
-        return [f"{pad}{said}   [situation]"]
-    if node.kind == "absent" and not node.overridden_by:
-        return [f"{pad}not: {said}   [required not to hold]"]
-    if node_id in seen:
-        return [f"{pad}{said}   (shown above)"]
-    seen.add(node_id)
-    if node.kind == "absent":
-        lines = [f"{pad}not: {said}   [would hold, but it was overridden]"]
-        derivations = node.overridden_by
-    else:
-        lines = []
-        derivations = node.derivations
-    for i, d in enumerate(derivations):
-        clause = f"   [{_clause(d.clause, report.clauses)}]" if d.clause else ""
-        if node.kind != "absent":
-            lines.append(f"{pad}{said}{clause}" if i == 0 else f"{pad}{said} — also{clause}")
-        elif clause:
-            lines.append(f"{pad}  near{clause}")
-        for p in d.premises:
-            lines.extend(tree_text(report, p, indent + 1, seen, phrases))
-        for a in d.absent:
-            lines.extend(tree_text(report, a, indent + 1, seen, phrases))
-    if not derivations and node.kind != "absent":
-        lines.append(f"{pad}{said}")
-    return lines
+class _GraphText:
+    """A verdict's justification graph as indented lines. Each derived atom is numbered where it is
+    first shown and referred to by its number afterwards ("see [3] above"), so a shared premise is
+    opened once for the whole explanation; the situation's facts a derivation rests on go on one
+    "given:" line, the atoms it required not to hold on one "and not:" line. Below ``depth`` levels a
+    node is shown without its premises (None: no limit)."""
+
+    def __init__(self, report: Report, phrases: Mapping[str, str], depth: int | None):
+        self.report, self.phrases, self.depth = report, phrases, depth
+        self.numbers: dict[str, int] = {}
+        self.cut = False  # whether the depth left something out
+        self.deepest = 0  # the deepest level a numbered node is shown at
+
+    def _leaf(self, node: Node) -> bool:
+        return node.kind == "fact" or (node.kind == "absent" and not node.overridden_by) or \
+            (node.kind == "derived" and not node.derivations)
+
+    def lines(self, node_id: str, indent: int, level: int = 0) -> list[str]:
+        node = self.report.nodes[node_id]
+        pad = "  " * indent
+        said = phrase(node, self.phrases)
+        if self._leaf(node):
+            return [f"{pad}{'not: ' if node.kind == 'absent' else ''}{said}"]
+        if node.kind == "absent":
+            said = f"not: {said}, which would hold but was overridden"
+        if node_id in self.numbers:
+            return [f"{pad}{said}   (see [{self.numbers[node_id]}] above)"]
+        self.numbers[node_id] = number = len(self.numbers) + 1
+        self.deepest = max(self.deepest, level + 1)
+        derivations = node.overridden_by if node.kind == "absent" else node.derivations
+        out = []
+        for i, d in enumerate(derivations[:1]):  # the others are counted, not opened (the JSON has them)
+            clause = f"   [{_clause(d.clause, self.report.clauses)}]" if d.clause else ""
+            out.append(f"{pad}[{number}] {said}{clause}")
+            if len(derivations) > 1:
+                others = sorted({o.clause for o in derivations[1:] if o.clause})
+                out.append(f"{pad}    (and {len(derivations) - 1} other derivation{'s' if len(derivations) > 2 else ''}"
+                           + (f", under {', '.join(others)}" if others else "") + ")")
+            if self.depth is not None and level + 1 >= self.depth:
+                if d.premises or d.absent:
+                    out[-1] += "  …"
+                    self.cut = True
+                continue
+            given = [phrase(self.report.nodes[p], self.phrases) for p in d.premises
+                     if self._leaf(self.report.nodes[p]) and self.report.nodes[p].kind != "absent"]
+            missing = [phrase(self.report.nodes[a], self.phrases) for a in d.premises + d.absent
+                       if self.report.nodes[a].kind == "absent" and self._leaf(self.report.nodes[a])]
+            if given:
+                out.append(f"{pad}    given: {'; '.join(dict.fromkeys(given))}")
+            if missing:
+                out.append(f"{pad}    and not: {'; '.join(dict.fromkeys(missing))}")
+            for p in d.premises + d.absent:
+                if not self._leaf(self.report.nodes[p]):
+                    out.extend(self.lines(p, indent + 2, level + 1))
+        return out
 
 
-def explain_text(report: Report, v: Verdict, phrases: Mapping[str, str] | None = None) -> str:
+def explain_text(report: Report, v: Verdict, phrases: Mapping[str, str] | None = None, *,
+                 depth: int | None = None, fit: int | None = None) -> str:
+    """The verdict as check words it, then its justification graph, section by section, each atom
+    opened once for the whole (later mentions refer to its number); ``depth`` cuts the graph below
+    that many levels; ``fit`` (no depth given): the whole graph if it fits that many lines, else cut
+    at the deepest level that fits (or at one level)."""
+    text, deepest = _explained_graph(report, v, {} if phrases is None else phrases, depth)
+    if depth is None and fit is not None:
+        level = deepest
+        while text.count("\n") + 1 > fit and level > 1:
+            level -= 1
+            text, _ = _explained_graph(report, v, {} if phrases is None else phrases, level)
+    return text
+
+
+def _explained_graph(report: Report, v: Verdict, phrases: Mapping[str, str], depth: int | None) -> tuple[str, int]:
+    graph = _GraphText(report, phrases, depth)
     lines = verdict_text(v, report, phrases) + [""]
-    roles = [("Why it is possible", ["granted", "met"]), ("Why it is forbidden", ["blocked"]),
+    roles = [("Why it is forbidden", ["blocked"]), ("Why it is possible", ["granted", "met"]),
              ("Prohibitions overridden", ["lifted", "waived"])]
-    for title, wanted in roles:
-        node_ids = [r.node for r in v.reasons if r.role in wanted] + \
-            [r.by_node for r in v.reasons if r.role in wanted and r.by_node]
+    sections = [(title, [r.node for r in v.reasons if r.role in wanted] +
+                 [r.by_node for r in v.reasons if r.role in wanted and r.by_node]) for title, wanted in roles]
+    sections += [("Obligations", [o.node for o in v.obligations]),
+                 ("Assumption about hidden cards", [t.node for t in v.treatment]),
+                 ("Consequences", [c.node for c in v.consequences])]
+    for title, node_ids in sections:
+        node_ids = [n for n in dict.fromkeys(node_ids) if n]
         if node_ids:
             lines.append(f"{title}:")
-            seen: set[str] = set()
             for node_id in node_ids:
-                lines.extend(tree_text(report, node_id, 1, seen, phrases))
+                lines.extend(graph.lines(node_id, 1))
             lines.append("")
-    for title, ids in (("Obligations", [o.node for o in v.obligations]),
-                       ("Treatment of hidden cards", [t.node for t in v.treatment]),
-                       ("Consequences", [c.node for c in v.consequences])):
-        if ids:
-            lines.append(f"{title}:")
-            seen = set()
-            for node_id in ids:
-                lines.extend(tree_text(report, node_id, 1, seen, phrases))
-            lines.append("")
-    return "\n".join(lines)
+    if graph.cut:
+        lines.append(f"(cut {depth} level{'s' if depth != 1 else ''} deep, marked …: --depth N shows N levels, "
+                     "--depth 0 all)")
+    return "\n".join(lines), graph.deepest
 
 
 def resolution_text(r: Resolution, report: Report | None = None, phrases: Mapping[str, str] | None = None) -> str:
