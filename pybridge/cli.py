@@ -302,86 +302,44 @@ def coverage_cmd(paths: tuple[Path, ...], games: tuple[str, ...], as_json: bool)
     sys.exit(2 if found.errors or any(c.errors for c in found.games.values()) else 0)
 
 
-def _applies(situation: Path, edition: str | None, options: dict[str, str]) -> bool:
-    """Whether the situation's game has this edition and these options (a folder may mix games)."""
-    game = api.game_of(situation)
-    return ((edition is None or edition in game.editions)
-            and all(name in game.options and value in game.options[name].values for name, value in options.items()))
-
-
-def _side(verdict) -> tuple[str, list[str]]:
-    return (verdict.verdict, verdict.cites) if verdict is not None else ("impossible", [])
-
-
 @cli.command()
 @click.argument("situations", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--option", "option_pairs", multiple=True, required=True, metavar="NAME=VALUE",
+@click.option("--option", "option_pairs", multiple=True, metavar="NAME=VALUE",
               help="Give twice: the two settings to compare (an edition, or an interpretation option).")
+@click.option("--rules", "rules_roots", multiple=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Give twice: two rules bases to compare (folders like asp/, such as before and after an edit).")
+@click.option("--fix", "fixed_pairs", multiple=True, metavar="NAME=VALUE",
+              help="Hold this edition or option at this value on both sides (repeatable).")
 @json_opt
 @limit_opt
-def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], as_json: bool,
-         time_limit: float | None) -> None:
-    """Verdicts that change between two editions or options, side by side with both citations, e.g.
-    --option edition=515 --option edition=531. SITUATIONS are files or folders of them (ruling files
-    too); situations of a game without the setting are skipped. Exit 1 if a verdict changes."""
-    from pybridge.rulings import ruling_files
+def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_roots: tuple[Path, ...],
+         fixed_pairs: tuple[str, ...], as_json: bool, time_limit: float | None) -> None:
+    """What changes between two settings: verdicts, cites, obligations, certainties and consequences,
+    side by side. Compare two editions or options (--option edition=515 --option edition=531) or
+    two rules bases (--rules A --rules B), holding others fixed with --fix. SITUATIONS are files or
+    folders of them (ruling files too); situations of a game without a setting are skipped. Exit 1
+    if anything changes."""
+    from pybridge.diff import Side, compare, summary_text
 
-    if len(option_pairs) != 2:
-        raise JudgeError("diff needs exactly two --option settings to compare")
-    (ed_a, opt_a), (ed_b, opt_b) = _options(option_pairs[:1]), _options(option_pairs[1:])
-    changes, errors, skipped = [], [], []
-    judged = compared = 0
-    for path in ruling_files(situations):
-        try:
-            if not (_applies(path, ed_a, opt_a) and _applies(path, ed_b, opt_b)):
-                skipped.append(str(path))
-                continue
-            a = api.check(path, edition=ed_a, options=opt_a, time_limit=time_limit)
-            b = api.check(path, edition=ed_b, options=opt_b, time_limit=time_limit)
-        except JudgeError as exc:
-            errors.append(exc.render() if exc.source else f"{path}: {exc.render()}")
-            continue
-        judged += 1
-        keys = sorted({(v.player, v.action) for v in a.verdicts + b.verdicts})
-        compared += len(keys)
-        for player, action in keys:
-            va, vb = a.verdict(player, action), b.verdict(player, action)
-            sa, sb = _side(va), _side(vb)
-            if sa != sb:
-                changes.append({"situation": str(path), "player": player, "action": action,
-                                option_pairs[0]: to_data(va) if va else None,
-                                option_pairs[1]: to_data(vb) if vb else None,
-                                "summary": [f"{sa[0]} {sa[1]}", f"{sb[0]} {sb[1]}"]})
-    summary = {"settings": list(option_pairs), "situations": judged, "verdicts": compared,
-               "changed": len(changes), "situations_changed": len({c["situation"] for c in changes}),
-               "skipped": skipped, "errors": errors}
-    if as_json:
-        click.echo(json.dumps({**summary, "changes": changes}, ensure_ascii=False, indent=2))
+    if bool(option_pairs) == bool(rules_roots) or len(option_pairs or rules_roots) != 2:
+        raise JudgeError("diff compares two settings: give --option twice, or --rules twice")
+    fixed_edition, fixed = _options(fixed_pairs)
+    for root in rules_roots:
+        if not (root / "core").is_dir():
+            raise JudgeError("not a rules base: it has no core/ folder", source=str(root))
+    if option_pairs:
+        sides = []
+        for pair in option_pairs:
+            edition, options = _options((pair,))
+            sides.append(Side(pair, edition or fixed_edition, {**fixed, **options}))
     else:
-        _diff_text(changes, option_pairs, summary)
-    sys.exit(2 if errors else 1 if changes else 0)
-
-
-def _diff_text(changes: list[dict], settings: tuple[str, ...], summary: dict) -> None:
-    def side(verdict: dict | None) -> str:
-        if verdict is None:
-            return "not possible"
-        return f"{verdict['verdict']} ({', '.join(verdict['cites']) or 'no clause'})"
-
-    rows = [(f"{c['player']}: {c['action']}", side(c[settings[0]]), side(c[settings[1]])) for c in changes]
-    widths = [max([len(r[i]) for r in rows] + [len(h)]) for i, h in enumerate(("action", *settings))]
-    situation = None
-    for change, row in zip(changes, rows):
-        if change["situation"] != situation:
-            situation = change["situation"]
-            click.echo(situation)
-            click.echo("    " + "  |  ".join(h.ljust(w) for h, w in zip(("action", *settings), widths)).rstrip())
-        click.echo("    " + "  |  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
-    for error in summary["errors"]:
-        click.echo(f"error: {error}")
-    skipped = f"; {len(summary['skipped'])} skipped (their game has no such setting)" if summary["skipped"] else ""
-    click.echo(f"{summary['changed']} of {summary['verdicts']} verdict(s) change, in {summary['situations_changed']} "
-               f"of {summary['situations']} situation(s){skipped}.")
+        sides = [Side(f"rules {root}", fixed_edition, fixed, rules=root) for root in rules_roots]
+    result = compare(situations, sides, time_limit=time_limit)
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        click.echo(summary_text(result), nl=False)
+    sys.exit(2 if result["errors"] else 1 if result["changes"] else 0)
 
 
 @cli.command()
