@@ -43,9 +43,51 @@ def reads_situation(command):
             raise JudgeError(exc.message, source=STDIN, field=exc.field) from None
     return run
 player_opt = click.option("--player", help="Ask as this player (default: the situation's viewpoint).")
-json_opt = click.option("--json", "as_json", is_flag=True, help="Machine-readable output (versioned schema).")
+def _deprecated(old: str, new: str):
+    """A callback that says on standard error, once, that a spelling of an option is an old one."""
+    def note(ctx: click.Context, param: click.Parameter, value):
+        if value not in (None, False, ()):
+            click.echo(f"warning: {old} is deprecated; use {new}", err=True)
+        return value
+    return note
+
+
+# One convention for output: --format names what is written, -o/--output where (standard output by
+# default). The older spellings still work, hidden from the help, with a one-line notice.
+json_opt = click.option("--json", "as_json", is_flag=True, hidden=True,
+                        callback=_deprecated("--json", "--format json"))
 html_opt = click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                        help="Also write the ruling as a self-contained HTML page (board and verdicts) to this file.")
+                        hidden=True, callback=_deprecated("--html FILE", "--format html -o FILE"))
+
+
+def format_opt(*formats: str, help: str = ""):
+    return click.option("--format", "fmt", type=click.Choice(formats), default=formats[0], show_default=True,
+                        help=help or "What to write: " + ", ".join(formats) + " (json: the versioned schema).")
+
+
+def output_opt(folder: bool = False, help: str = ""):
+    kind = click.Path(file_okay=not folder, dir_okay=folder, path_type=Path)
+    return click.option("-o", "--output", "output", type=kind, default=None,
+                        help=help or ("Write into this folder." if folder else
+                                      "Write to this file [default: standard output]."))
+
+
+def _format(fmt: str, as_json: bool = False, html_out: Path | None = None) -> str:
+    return "json" if as_json else "html" if html_out is not None else fmt
+
+
+def _emit(text: str, output: Path | None) -> None:
+    """Text to standard output, or to the file -o names (then a line says so)."""
+    if output is None:
+        click.echo(text, nl=not text.endswith("\n"))
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise JudgeError(f"cannot write there: {exc.strerror}", source=str(output)) from None
+    click.echo(f"wrote {output}")
+
+
 limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
                          help=f"Seconds the solver may take per situation [default: {DEFAULT_TIME_LIMIT:g}, "
                               "or CCG_JUDGE_TIME_LIMIT].")
@@ -94,27 +136,33 @@ def cli(ctx: click.Context, verbose: bool) -> None:
 @situation_arg
 @player_opt
 @option_opt
+@format_opt("text", "json", "html", help="What to write: text, json (the versioned report schema) or html "
+                                          "(a self-contained page: board, verdicts, their graphs).")
+@output_opt()
 @json_opt
 @html_opt
 @limit_opt
-@click.option("--trees", is_flag=True, help="Expand every verdict's justification graph in full.")
+@click.option("--trees", is_flag=True,
+              help="Expand every verdict's justification graph in full: in text, each reason then says what "
+                   "it rests on (plain check already says why an illegal action is illegal).")
 @click.option("--atoms", "with_atoms", is_flag=True,
               help="Add the judgement atoms as clingo prints them (compare with plain clingo on `facts`).")
 @reads_situation
-def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-          html_out: Path | None, time_limit: float | None, trees: bool, with_atoms: bool) -> None:
-    """Every verdict for SITUATION, with the clauses behind each."""
+def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], fmt: str, output: Path | None,
+          as_json: bool, html_out: Path | None, time_limit: float | None, trees: bool, with_atoms: bool) -> None:
+    """Every verdict for SITUATION, with the clauses behind each and, for an illegal one, why."""
     edition, options = _options(option_pairs)
-    if html_out is not None:
-        _write_page(html_out, situation, player=player, edition=edition, options=options, time_limit=time_limit)
+    fmt, output = _format(fmt, as_json, html_out), output or html_out
+    if fmt == "html":
+        _emit(_page(situation, player=player, edition=edition, options=options, time_limit=time_limit), output)
         return
     report = api.check(situation, player=player, edition=edition, options=options, time_limit=time_limit,
                        trees=trees, atoms=with_atoms)
-    if as_json:
-        click.echo(to_json(report))
+    if fmt == "json":
+        _emit(to_json(report) + "\n", output)
     else:
         game = load_game(report.game)
-        click.echo(report_text(report, title=game.title, phrases=game.phrases), nl=False)
+        _emit(report_text(report, title=game.title, phrases=game.phrases), output)
 
 
 @cli.command()
@@ -122,6 +170,9 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
 @click.argument("action")
 @player_opt
 @option_opt
+@format_opt("text", "json", "html", help="What to write: text, json (the whole graph, in the versioned report "
+                                          "schema) or html (a self-contained page of this verdict).")
+@output_opt()
 @json_opt
 @html_opt
 @limit_opt
@@ -129,34 +180,31 @@ def check(situation: Path, player: str | None, option_pairs: tuple[str, ...], as
               help="Show the graph this many levels deep (0: all) [default: all, or what fits "
                    f"{EXPLAIN_LINES} lines]. The JSON is always the whole graph.")
 @reads_situation
-def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-            html_out: Path | None, time_limit: float | None, depth: int | None) -> None:
+def explain(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], fmt: str,
+            output: Path | None, as_json: bool, html_out: Path | None, time_limit: float | None,
+            depth: int | None) -> None:
     """The verdict on ACTION, such as 'strike_attack(elf, foe)', with its justification graph: each
     atom is shown once and numbered, later mentions refer to it. An action the situation does not
     offer is explained as not possible."""
     edition, options = _options(option_pairs)
-    if html_out is not None:
-        _write_page(html_out, situation, action=action, player=player, edition=edition, options=options,
-                    time_limit=time_limit)
+    fmt, output = _format(fmt, as_json, html_out), output or html_out
+    if fmt == "html":
+        _emit(_page(situation, action=action, player=player, edition=edition, options=options,
+                    time_limit=time_limit), output)
         return
     report = api.explain(situation, action, player=player, edition=edition, options=options,
                          time_limit=time_limit)
-    if as_json:
-        click.echo(to_json(report))
+    if fmt == "json":
+        _emit(to_json(report) + "\n", output)
         return
-    click.echo(explain_text(report, report.verdicts[0], load_game(report.game).phrases,
-                            depth=depth or None, fit=None if depth is not None else EXPLAIN_LINES))
+    _emit(explain_text(report, report.verdicts[0], load_game(report.game).phrases,
+                       depth=depth or None, fit=None if depth is not None else EXPLAIN_LINES) + "\n", output)
 
 
-def _write_page(out: Path, situation: Path, **kwargs) -> None:
+def _page(situation: Path, **kwargs) -> str:
     from pybridge.page.build import ruling_page  # only the page commands need it
 
-    text = ruling_page(situation, **kwargs)
-    try:
-        out.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise JudgeError(f"cannot write the page: {exc.strerror}", source=str(out)) from None
-    click.echo(f"wrote {out}")
+    return ruling_page(situation, **kwargs)
 
 
 @cli.command()
@@ -164,17 +212,20 @@ def _write_page(out: Path, situation: Path, **kwargs) -> None:
 @click.argument("action")
 @player_opt
 @option_opt
+@format_opt("text", "json")
+@output_opt()
 @json_opt
 @limit_opt
 @reads_situation
-def resolve(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], as_json: bool,
-            time_limit: float | None) -> None:
+def resolve(situation: Path, action: str, player: str | None, option_pairs: tuple[str, ...], fmt: str,
+            output: Path | None, as_json: bool, time_limit: float | None) -> None:
     """Resolve a declared ACTION against the truth (its hidden cards revealed): executed, or not
     executed but paid."""
     edition, options = _options(option_pairs)
     result, report = api.resolve(situation, action, player=player, edition=edition, options=options,
                                  time_limit=time_limit)
-    click.echo(to_json(result) if as_json else resolution_text(result, report, load_game(report.game).phrases))
+    _emit(to_json(result) + "\n" if _format(fmt, as_json) == "json"
+          else resolution_text(result, report, load_game(report.game).phrases), output)
 
 
 @cli.command()
@@ -188,12 +239,14 @@ def facts(situation: Path, player: str | None) -> None:
 
 @cli.command()
 @click.option("--report", is_flag=True, help="The schema of `check --json` reports instead.")
-@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write both schemas into this folder (the repository keeps them in schema/).")
-def schema(report: bool, write_dir: Path | None) -> None:
+@output_opt(folder=True, help="Write both schemas into this folder (the repository keeps them in schema/).")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), hidden=True,
+              callback=_deprecated("--write DIR", "-o DIR"))
+def schema(report: bool, output: Path | None, write_dir: Path | None) -> None:
     """The JSON Schema of situation files (or of reports)."""
     from pybridge.schemas import schema_files
 
+    write_dir = output or write_dir
     if write_dir is not None:
         for name, text in schema_files().items():
             _write(write_dir, name, text)
@@ -204,12 +257,14 @@ def schema(report: bool, write_dir: Path | None) -> None:
 
 @cli.command()
 @click.option("--game", "games", multiple=True, help="The game (default: every game).")
-@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write vocabulary-GAME.md into this folder (the repository keeps them in docs/).")
-def vocabulary(games: tuple[str, ...], write_dir: Path | None) -> None:
+@output_opt(folder=True, help="Write vocabulary-GAME.md into this folder (the repository keeps them in docs/).")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), hidden=True,
+              callback=_deprecated("--write DIR", "-o DIR"))
+def vocabulary(games: tuple[str, ...], output: Path | None, write_dir: Path | None) -> None:
     """The reference page of a game's vocabulary: every word a situation may use."""
     from pybridge.schemas import vocabulary_pages
 
+    write_dir = output or write_dir
     pages = vocabulary_pages(list(games) or None)
     if write_dir is not None:
         for name, text in pages.items():
@@ -285,20 +340,22 @@ def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -
 @cli.command("coverage")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--game", "games", multiple=True, help="Only this game's rulings (default: every game found).")
+@format_opt("text", "json")
+@output_opt()
 @json_opt
-def coverage_cmd(paths: tuple[Path, ...], games: tuple[str, ...], as_json: bool) -> None:
+def coverage_cmd(paths: tuple[Path, ...], games: tuple[str, ...], fmt: str, output: Path | None,
+                 as_json: bool) -> None:
     """Which clauses of the catalogue fire (appear in a derivation) across the ruling files under
     PATHS, and which never do. Exit 2 if a ruling cannot be judged."""
     from pybridge.coverage import coverage, coverage_text
 
     found = coverage(paths, games)
-    if as_json:
-        click.echo(json.dumps({"games": [c.as_json() for c in found.games.values()], "errors": found.errors},
-                              ensure_ascii=False, indent=2))
+    if _format(fmt, as_json) == "json":
+        _emit(json.dumps({"games": [c.as_json() for c in found.games.values()], "errors": found.errors},
+                         ensure_ascii=False, indent=2) + "\n", output)
     else:
-        click.echo("".join(coverage_text(c) for c in found.games.values()), nl=False)
-        for error in found.errors:
-            click.echo(f"error: {error}")
+        _emit("".join(coverage_text(c) for c in found.games.values())
+              + "".join(f"error: {error}\n" for error in found.errors), output)
     sys.exit(2 if found.errors or any(c.errors for c in found.games.values()) else 0)
 
 
@@ -310,10 +367,13 @@ def coverage_cmd(paths: tuple[Path, ...], games: tuple[str, ...], as_json: bool)
               help="Give twice: two rules bases to compare (folders like asp/, such as before and after an edit).")
 @click.option("--fix", "fixed_pairs", multiple=True, metavar="NAME=VALUE",
               help="Hold this edition or option at this value on both sides (repeatable).")
+@format_opt("text", "json")
+@output_opt()
 @json_opt
 @limit_opt
 def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_roots: tuple[Path, ...],
-         fixed_pairs: tuple[str, ...], as_json: bool, time_limit: float | None) -> None:
+         fixed_pairs: tuple[str, ...], fmt: str, output: Path | None, as_json: bool,
+         time_limit: float | None) -> None:
     """What changes between two settings: verdicts, cites, obligations, certainties and consequences,
     side by side. Compare two editions or options (--option edition=515 --option edition=531) or
     two rules bases (--rules A --rules B), holding others fixed with --fix. SITUATIONS are files or
@@ -335,10 +395,8 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_root
     else:
         sides = [Side(f"rules {root}", fixed_edition, fixed, rules=root) for root in rules_roots]
     result = compare(situations, sides, time_limit=time_limit)
-    if as_json:
-        click.echo(json.dumps(result, ensure_ascii=False, indent=2))
-    else:
-        click.echo(summary_text(result), nl=False)
+    _emit(json.dumps(result, ensure_ascii=False, indent=2) + "\n" if _format(fmt, as_json) == "json"
+          else summary_text(result), output)
     sys.exit(2 if result["errors"] else 1 if result["changes"] else 0)
 
 
@@ -354,14 +412,16 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_root
 @click.option("--invariant", "only", multiple=True, metavar="ID", help="Search only this invariant (repeatable).")
 @click.option("--samples", type=click.IntRange(min=0), default=4, show_default=True,
               help="Situations with an opponent's hidden card to vary (hidden-card dependence).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Folder for the counterexample files [default: consistency-GAME].")
+@output_opt(folder=True, help="Folder for the counterexample files [default: consistency-GAME].")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, hidden=True,
+              callback=_deprecated("--out DIR", "-o DIR"))
 @click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0, show_default=True,
               help="Seconds for the whole search; then it reports what it found so far.")
+@format_opt("text", "json")
 @json_opt
 def consistency(game: str, cards: int | None, effects: int | None, hidden: int | None, events: int | None,
                 turns: int | None, values: int | None, columns: int | None, only: tuple[str, ...], samples: int,
-                out_dir: Path | None, time_limit: float, as_json: bool) -> None:
+                output: Path | None, out_dir: Path | None, time_limit: float, fmt: str, as_json: bool) -> None:
     """Search every situation within the bounds for one that breaks an invariant of the rules;
     write the smallest counterexample of each and name the clauses that clash. Exit 1 if any.
     The rules are the installed ones, or those under CCG_JUDGE_ASP_ROOT."""
@@ -378,7 +438,8 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
             click.echo(text, err=True)
 
     result = search(game, bounds, time_limit=time_limit, only=only, samples=samples,
-                    out_dir=out_dir or Path(f"consistency-{game}"), progress=progress)
+                    out_dir=output or out_dir or Path(f"consistency-{game}"), progress=progress)
+    as_json = _format(fmt, as_json) == "json"
     if live:
         click.echo("\r\033[K", nl=False, err=True)
     click.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=2) if as_json else result_text(result),
@@ -402,9 +463,10 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
               help="Mutants marked equivalent after inspection (id and reason).")
 @click.option("--mutant-time-limit", type=click.FloatRange(min=1), default=300.0, show_default=True,
               help="Seconds one mutant may take; past that it counts as caught by the time limit.")
+@format_opt("text", "json")
 @json_opt
 def mutants(count: int | None, seed: int, jobs: int, ruling_paths: tuple[Path, ...], operators: tuple[str, ...],
-            no_consistency: bool, equivalent_file: Path, mutant_time_limit: float, as_json: bool) -> None:
+            no_consistency: bool, equivalent_file: Path, mutant_time_limit: float, fmt: str, as_json: bool) -> None:
     """A mutation score: derive small changes of asp/ (drop a rule, drop or negate a body literal, swap a
     comparison, change a constant), judge each with the ruling suite and a quick consistency search,
     and list the survivors. Exit 1 if a mutant survives."""
@@ -420,6 +482,7 @@ def mutants(count: int | None, seed: int, jobs: int, ruling_paths: tuple[Path, .
                 operators=operators or OPERATORS)
     if live:
         click.echo("\r\033[K", nl=False, err=True)
+    as_json = _format(fmt, as_json) == "json"
     click.echo(json.dumps(score.as_json(), ensure_ascii=False, indent=2) if as_json else score_text(score),
                nl=as_json)
     sys.exit(1 if score.count("survived") else 0)

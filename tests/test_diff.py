@@ -24,7 +24,7 @@ def diff(*args: str) -> subprocess.CompletedProcess:
 def test_a_folder_lists_the_changed_verdicts_side_by_side(tmp_path):
     for path in (PROTECTED, UNCHANGED, RULINGS / "mtg" / "seed-003" / "cc-16-coat-gone.yaml"):
         shutil.copy(path, tmp_path / path.name)
-    run = diff(str(tmp_path), *EDITIONS, "--json")
+    run = diff(str(tmp_path), *EDITIONS, "--format", "json")
     assert run.returncode == 1, run.stderr
     data = json.loads(run.stdout)
     assert (data["situations"], data["situations_changed"], len(data["skipped"])) == (2, 1, 1)
@@ -59,7 +59,7 @@ WOUNDS_ONLY = RULINGS / "berserk" / "514" / "515.1-1-wounds-only.yaml"
 def test_a_changed_consequence_is_reported_though_the_verdict_stays():
     """Editions 515 and 531 agree that the shot is legal; what protection does to it differs
     (515.1-1: no wounds, the accompanying marker stays; 531.1-1: no effects at all)."""
-    run = diff(str(WOUNDS_ONLY), *EDITIONS, "--json")
+    run = diff(str(WOUNDS_ONLY), *EDITIONS, "--format", "json")
     assert run.returncode == 1, run.stderr
     data = json.loads(run.stdout)
     (change,) = data["changes"]
@@ -82,7 +82,7 @@ def test_two_rules_bases_are_compared(tmp_path):
     assert rush in text
     chapter.write_text(text.replace(rush, 'exempt(P, A, "107.5-1", "107.5-2") :- #false,\n'), encoding="utf-8")
     example = RULINGS / "berserk" / "107" / "107.5-example-2.yaml"
-    run = diff(str(example), "--rules", str(ROOT / "asp"), "--rules", str(edited), "--json")
+    run = diff(str(example), "--rules", str(ROOT / "asp"), "--rules", str(edited), "--format", "json")
     assert run.returncode == 1, run.stdout + run.stderr
     data = json.loads(run.stdout)
     before, after = data["settings"]
@@ -98,11 +98,11 @@ def test_a_fixed_option_holds_on_both_sides():
     fixed flips the verdict; a fixed value the game lacks skips the situation."""
     ruling = RULINGS / "berserk" / "513" / "forbid-wins-option.yaml"
     readings = ["--option", "effect_precedence=conservativeness", "--option", "effect_precedence=forbid_wins"]
-    data = json.loads(diff(str(ruling), *readings, "--fix", "edition=515", "--json").stdout)
+    data = json.loads(diff(str(ruling), *readings, "--fix", "edition=515", "--format", "json").stdout)
     (change,) = data["changes"]
     assert change["effect_precedence=forbid_wins"]["verdict"] == "illegal"
     assert change["effect_precedence=conservativeness"]["verdict"] == "legal"
-    skipped = json.loads(diff(str(ruling), *EDITIONS, "--fix", "effect_precedence=nonsense", "--json").stdout)
+    skipped = json.loads(diff(str(ruling), *EDITIONS, "--fix", "effect_precedence=nonsense", "--format", "json").stdout)
     assert skipped["situations"] == 0 and skipped["skipped"] == [str(ruling)]
 
 

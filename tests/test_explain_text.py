@@ -76,9 +76,9 @@ def test_depth_cuts_the_graph_and_says_so():
 
 def test_the_json_is_the_whole_graph_whatever_the_depth():
     path = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"
-    data = json.loads(_cli("explain", str(path), "shot(elf, foe)", "--json", "--depth", "1"))
+    data = json.loads(_cli("explain", str(path), "shot(elf, foe)", "--format", "json", "--depth", "1"))
     assert data["trees"] and all(n["expanded"] or n["kind"] != "derived" for n in data["nodes"].values())
-    assert data == json.loads(_cli("explain", str(path), "shot(elf, foe)", "--json"))
+    assert data == json.loads(_cli("explain", str(path), "shot(elf, foe)", "--format", "json"))
 
 
 def test_explain_help_is_not_cut_short():

@@ -177,7 +177,7 @@ def test_a_feature_parameter_is_no_bool_for_an_int(base):
 # --- standard input ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["check"], ["check", "--json"], ["facts"],
+@pytest.mark.parametrize("command", [["check"], ["check", "--format", "json"], ["facts"],
                                      ["explain", "-", "strike_attack(elf, foe)"],
                                      ["resolve", "-", "strike_attack(elf, foe)"]])
 def test_a_dash_reads_standard_input(command):
@@ -190,7 +190,7 @@ def test_a_dash_reads_standard_input(command):
 
 def test_standard_input_may_be_json():
     data = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
-    run = run_cli("check", "--json", "-", stdin=json.dumps(data))
+    run = run_cli("check", "--format", "json", "-", stdin=json.dumps(data))
     assert run.returncode == 0 and json.loads(run.stdout)["verdicts"]
 
 
