@@ -298,3 +298,26 @@ def _signature(text: str, key: str = "witnesses") -> tuple[str, int]:
     if not name or not arity.isdigit():
         raise JudgeError(f"game.yaml: {key}: expected name/arity, got {text!r}")
     return (name, int(arity))
+
+
+def card_lines(game: Game, pattern: str | None = None) -> list[list[str]]:
+    """Each catalogue card as lines a person reads (``ccg-judge cards``): its name and properties,
+    its features with their parameters, its text; only those containing ``pattern`` (any case)."""
+    found = []
+    for name, card in sorted(game.cards.items()):
+        properties = ", ".join(f"{k} {v}" for k, v in (card.get("properties") or {}).items())
+        features = []
+        for feature in card.get("features") or []:
+            if isinstance(feature, dict):
+                features += [f"{k} ({', '.join(f'{p}: {v}' for p, v in (params or {}).items())})"
+                             if isinstance(params, dict) else f"{k} ({params})" for k, params in feature.items()]
+            else:
+                features.append(str(feature))
+        lines = [f"{name}  [{game.name}]" + (f"  {properties}" if properties else "")]
+        if features:
+            lines.append(f"    features: {'; '.join(features)}")
+        if card.get("text"):
+            lines.append(f"    {card['text']}")
+        if pattern is None or pattern.casefold() in "\n".join(lines).casefold():
+            found.append(lines)
+    return found

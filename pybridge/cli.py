@@ -119,6 +119,7 @@ ONE_SHOT = frozenset({"check", "explain", "resolve", "facts", "schema", "vocabul
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="ccg-judge", prog_name="ccg-judge", message="%(prog)s %(version)s")
 @click.option("-v", "--verbose", is_flag=True, help="Show the solver's messages.")
 @click.pass_context
 def cli(ctx: click.Context, verbose: bool) -> None:
@@ -229,6 +230,23 @@ def resolve(situation: Path, action: str, player: str | None, option_pairs: tupl
 
 
 @cli.command()
+@click.option("--game", "games", multiple=True, help="The game (default: every game).")
+@click.argument("pattern", required=False, metavar="[FILTER]")
+def cards(games: tuple[str, ...], pattern: str | None) -> None:
+    """The catalogue's cards with their modelled text: name, properties, features and text. FILTER
+    keeps the cards whose name, a property, a feature or the text contains it (any case)."""
+    from pybridge.catalogue import card_lines
+
+    games = games or tuple(known_games())
+    found = 0
+    for game in games:
+        for lines in card_lines(load_game(game), pattern):
+            found += 1
+            click.echo("\n".join(lines))
+    click.echo(f"{found} card{'s' if found != 1 else ''}" + (f" matching {pattern!r}" if pattern else ""), err=True)
+
+
+@cli.command()
 @situation_arg
 @player_opt
 @reads_situation
@@ -283,23 +301,59 @@ def _write(folder: Path, name: str, text: str) -> None:
     click.echo(f"wrote {folder / name}")
 
 
+def _names(path: Path, pattern: str) -> bool:
+    """Whether a ruling file's path or title contains the pattern (its title read without judging it)."""
+    if pattern in str(path):
+        return True
+    try:
+        ruling = load_situation(path).ruling
+    except JudgeError:
+        return False
+    return ruling is not None and pattern in ruling.title
+
+
+def _existing(ctx: click.Context, param: click.Parameter, value):
+    """Refuse a path that does not exist (a mistyped folder would otherwise report on nothing)."""
+    for path in (value if isinstance(value, tuple) else (value,)):
+        if path is not None and not Path(path).exists():
+            raise click.BadParameter(f"{path}: no such file or folder", ctx=ctx, param=param)
+    return value
+
+
 @cli.command("test")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
-def test_cmd(paths: tuple[Path, ...]) -> None:
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path), callback=_existing)
+@click.option("-k", "pattern", metavar="PATTERN", help="Only ruling files whose path or title contains PATTERN.")
+@click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first failure.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only failures and the summary.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
+def test_cmd(paths: tuple[Path, ...], pattern: str | None, exitfirst: bool, quiet: bool, jobs: int) -> None:
     """Run ruling files (or folders of them); exit 1 if any fails."""
     from pybridge.rulings import ruling_files, run_ruling
 
+    files = [f for f in ruling_files(paths) if not pattern or _names(f, pattern)]
     passed = failed = 0
-    for path in ruling_files(paths):
-        result = run_ruling(path)
-        if result.passed:
-            passed += 1
-            click.echo(f"PASS {path}  {result.title}")
+    with contextlib.ExitStack() as stack:
+        if jobs > 1:
+            from concurrent.futures import ProcessPoolExecutor
+
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs))
+            results = pool.map(run_ruling, files, chunksize=4)
         else:
+            results = map(run_ruling, files)
+        for path, result in zip(files, results):
+            if result.passed:
+                passed += 1
+                if not quiet:
+                    click.echo(f"PASS {path}  {result.title}")
+                continue
             failed += 1
             click.echo(f"FAIL {path}  {result.title}")
             for problem in ([result.error] if result.error else result.problems):
                 click.echo(f"    {problem}")
+            if exitfirst:
+                if jobs > 1:
+                    pool.shutdown(cancel_futures=True)
+                break
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
@@ -307,7 +361,7 @@ def test_cmd(paths: tuple[Path, ...]) -> None:
 @cli.command()
 @click.option("--game", "games", multiple=True, help="Game to lint (default: all).")
 @click.option("--rulings", "ruling_paths", multiple=True, type=click.Path(path_type=Path),
-              default=("tests/rulings",), show_default=True, help="Where the ruling files are.")
+              default=("tests/rulings",), show_default=True, help="Where the ruling files are.", callback=_existing)
 @click.option("--strict", is_flag=True,
               help="Fail also on clauses no ruling covers: named by none, or on no ruling's derivation "
                    "(this judges every ruling).")
@@ -338,7 +392,7 @@ def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -
 
 
 @cli.command("coverage")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path), callback=_existing)
 @click.option("--game", "games", multiple=True, help="Only this game's rulings (default: every game found).")
 @format_opt("text", "json")
 @output_opt()
@@ -453,13 +507,13 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the draw.")
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Worker processes.")
 @click.option("--rulings", "ruling_paths", multiple=True, type=click.Path(path_type=Path),
-              default=("tests/rulings",), show_default=True, help="The ruling suite.")
+              default=("tests/rulings",), show_default=True, help="The ruling suite.", callback=_existing)
 @click.option("--operator", "operators", multiple=True,
               type=click.Choice(["drop-rule", "drop-literal", "negate-literal", "swap-comparison", "change-constant"]),
               help="Only mutants of this kind (repeatable) [default: all].")
 @click.option("--no-consistency", is_flag=True, help="Judge the survivors of the rulings by nothing else.")
 @click.option("--equivalent", "equivalent_file", type=click.Path(dir_okay=False, path_type=Path),
-              default=Path("bench/equivalent-mutants.yaml"), show_default=True,
+              default=Path("bench/equivalent-mutants.yaml"), show_default=True, callback=_existing,
               help="Mutants marked equivalent after inspection (id and reason).")
 @click.option("--mutant-time-limit", type=click.FloatRange(min=1), default=300.0, show_default=True,
               help="Seconds one mutant may take; past that it counts as caught by the time limit.")
