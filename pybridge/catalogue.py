@@ -94,6 +94,8 @@ class Game(Struct, frozen=True):
     examples: dict[str, dict[str, Any]]
     cards: dict[str, dict[str, Any]]
     public_when_hidden: tuple[str, ...] = ()
+    # what a card's tile on the ruling page shows: templates over its properties ("{power}/{toughness}")
+    tile: tuple[str, ...] = ()
     board: Board | None = None
     # zone -> who may see the cards in it: "owner" (a hand) or "nobody" (a deck)
     private_zones: dict[str, str] = field(default_factory=dict)
@@ -243,6 +245,7 @@ def load_game(name: str) -> Game:
         examples=examples,
         cards=cards,
         public_when_hidden=tuple(meta.get("public_when_hidden", ())),
+        tile=tuple(str(t) for t in meta.get("tile", ())),
         private_zones={str(k): str(v) for k, v in (meta.get("private_zones") or {}).items()},
         phrases=_phrases(directory),
         card_properties=tuple(n for n, p in load_vocabulary(name).properties.items() if p.type.kind == "card"),
