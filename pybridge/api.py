@@ -104,10 +104,12 @@ def facts_text(situation: Situation | str | Path, *, player: str | None = None) 
 @collector_paused
 def check(situation: Situation | str | Path, *, player: str | None = None, edition: str | None = None,
           options: dict[str, str] | None = None, time_limit: float | None = None,
-          trees: bool = False, atoms: bool = False) -> Report:
+          trees: bool = False, atoms: bool = False, reasons: bool = True) -> Report:
     """Every verdict for the situation, from the viewpoint player's knowledge, with its cites and its
     first level of reasons; ``trees`` expands every verdict's justification graph in full; ``atoms``
-    adds the judgement atoms as clingo prints them (what plain clingo on `facts` shows)."""
+    adds the judgement atoms as clingo prints them (what plain clingo on `facts` shows); ``reasons``
+    words an illegal verdict's deciding condition (``because``: without trees, it costs a second
+    solve of the program the graph reads, about as long as the first)."""
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
     viewed = project(s)
@@ -122,6 +124,8 @@ def check(situation: Situation | str | Path, *, player: str | None = None, editi
         answer.close()
     if trees:
         word_verdicts(report.verdicts, report.nodes, game.phrases, _headings(game, report.verdicts))
+    elif not reasons:
+        word_verdicts(report.verdicts, {}, game.phrases)  # the assumptions only: they need no graph
     else:
         _word_plain(situation, report, game, facts, time_limit, _expected(viewed, game))
     return report
