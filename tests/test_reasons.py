@@ -122,3 +122,22 @@ def test_the_sentences_do_not_depend_on_what_the_hidden_card_is(name, action):
             assert card not in (verdict.because or "") + (verdict.assuming or "")
     assert len({o[:2] for o in outputs}) == 1
     assert len({o[2] for o in outputs}) == 1
+
+
+HIDDEN = sorted((ROOT / "tests" / "rulings" / "berserk" / "532").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", HIDDEN, ids=lambda p: p.name)
+def test_no_treatment_is_counted_by_number_in_explain_or_on_the_page(path):
+    """The rules number treatments (worlds); what a player reads names what is assumed instead."""
+    from pybridge.api import explain
+    from pybridge.page.build import ruling_page
+    from pybridge.report import explain_text
+
+    situation = load_situation(path)
+    phrases = load_game(situation.game).phrases
+    assert "treatment no." not in ruling_page(situation)
+    for verdict in check(situation).verdicts:
+        report = explain(situation, verdict.action, player=verdict.player)
+        text = explain_text(report, report.verdicts[0], phrases)
+        assert "treatment no." not in text and "assumption no." not in text
