@@ -13,14 +13,15 @@ from pathlib import Path
 
 import click
 
-from pybridge import api, cache
-from pybridge import batch as batch_run
-from pybridge.catalogue import load_game
-from pybridge.encodings import known_games
+from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.report import explain_text, report_text, resolution_text, to_data, to_json
-from pybridge.situation import STDIN, load_situation
-from pybridge.solve import DEFAULT_TIME_LIMIT
+from pybridge.game import cache
+from pybridge.game.catalogue import load_game
+from pybridge.game.encodings import known_games
+from pybridge.ground.solve import DEFAULT_TIME_LIMIT
+from pybridge.input.situation import STDIN, load_situation
+from pybridge.report.render import explain_text, report_text, resolution_text, to_data, to_json
+from pybridge.tools import batch as batch_run
 
 # The other commands' modules (matrix, lint, rulings, schemas, ...) are imported by the command that
 # uses them: a `check` in a new process pays only for what it runs.
@@ -203,7 +204,7 @@ def explain(situation: Path, action: str, player: str | None, option_pairs: tupl
 
 
 def _page(situation: Path, **kwargs) -> str:
-    from pybridge.page.build import ruling_page  # only the page commands need it
+    from pybridge.web.ruling_page import ruling_page  # only the page commands need it
 
     return ruling_page(situation, **kwargs)
 
@@ -235,7 +236,7 @@ def resolve(situation: Path, action: str, player: str | None, option_pairs: tupl
 def cards(games: tuple[str, ...], pattern: str | None) -> None:
     """The catalogue's cards with their modelled text: name, properties, features and text. FILTER
     keeps the cards whose name, a property, a feature or the text contains it (any case)."""
-    from pybridge.catalogue import card_lines
+    from pybridge.game.catalogue import card_lines
 
     games = games or tuple(known_games())
     found = 0
@@ -262,7 +263,7 @@ def facts(situation: Path, player: str | None) -> None:
               callback=_deprecated("--write DIR", "-o DIR"))
 def schema(report: bool, output: Path | None, write_dir: Path | None) -> None:
     """The JSON Schema of situation files (or of reports)."""
-    from pybridge.schemas import schema_files
+    from pybridge.report.schemas import schema_files
 
     write_dir = output or write_dir
     if write_dir is not None:
@@ -280,7 +281,7 @@ def schema(report: bool, output: Path | None, write_dir: Path | None) -> None:
               callback=_deprecated("--write DIR", "-o DIR"))
 def vocabulary(games: tuple[str, ...], output: Path | None, write_dir: Path | None) -> None:
     """The reference page of a game's vocabulary: every word a situation may use."""
-    from pybridge.schemas import vocabulary_pages
+    from pybridge.report.schemas import vocabulary_pages
 
     write_dir = output or write_dir
     pages = vocabulary_pages(list(games) or None)
@@ -328,7 +329,7 @@ def _existing(ctx: click.Context, param: click.Parameter, value):
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes.")
 def test_cmd(paths: tuple[Path, ...], pattern: str | None, exitfirst: bool, quiet: bool, jobs: int) -> None:
     """Run ruling files (or folders of them); exit 1 if any fails."""
-    from pybridge.rulings import ruling_files, run_ruling
+    from pybridge.tools.rulings import ruling_files, run_ruling
 
     files = [f for f in ruling_files(paths) if not pattern or _names(f, pattern)]
     passed = failed = 0
@@ -367,7 +368,7 @@ def test_cmd(paths: tuple[Path, ...], pattern: str | None, exitfirst: bool, quie
                    "(this judges every ruling).")
 def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -> None:
     """Clause ids used in asp/ but missing from the catalogue; clauses no ruling covers."""
-    from pybridge.lint import lint as run_lint
+    from pybridge.tools.lint import lint as run_lint
 
     bad = False
     for game in games or known_games():
@@ -401,7 +402,7 @@ def coverage_cmd(paths: tuple[Path, ...], games: tuple[str, ...], fmt: str, outp
                  as_json: bool) -> None:
     """Which clauses of the catalogue fire (appear in a derivation) across the ruling files under
     PATHS, and which never do. Exit 2 if a ruling cannot be judged."""
-    from pybridge.coverage import coverage, coverage_text
+    from pybridge.tools.coverage import coverage, coverage_text
 
     found = coverage(paths, games)
     if _format(fmt, as_json) == "json":
@@ -433,7 +434,7 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_root
     two rules bases (--rules A --rules B), holding others fixed with --fix. SITUATIONS are files or
     folders of them (ruling files too); situations of a game without a setting are skipped. Exit 1
     if anything changes."""
-    from pybridge.diff import Side, compare, summary_text
+    from pybridge.tools.diff import Side, compare, summary_text
 
     if bool(option_pairs) == bool(rules_roots) or len(option_pairs or rules_roots) != 2:
         raise JudgeError("diff compares two settings: give --option twice, or --rules twice")
@@ -479,7 +480,7 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
     """Search every situation within the bounds for one that breaks an invariant of the rules;
     write the smallest counterexample of each and name the clauses that clash. Exit 1 if any.
     The rules are the installed ones, or those under CCG_JUDGE_ASP_ROOT."""
-    from pybridge.consistency import Bounds, result_text, search
+    from pybridge.tools.consistency import Bounds, result_text, search
 
     bounds = Bounds(cards=cards, effects=effects, hidden=hidden, events=events, turns=turns, values=values,
                     columns=columns)
@@ -524,7 +525,7 @@ def mutants(count: int | None, seed: int, jobs: int, ruling_paths: tuple[Path, .
     """A mutation score: derive small changes of asp/ (drop a rule, drop or negate a body literal, swap a
     comparison, change a constant), judge each with the ruling suite and a quick consistency search,
     and list the survivors. Exit 1 if a mutant survives."""
-    from pybridge.mutants import OPERATORS, run, score_text
+    from pybridge.tools.mutants import OPERATORS, run, score_text
 
     live = sys.stderr.isatty()
 
@@ -638,7 +639,7 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     """Card x card interaction table: the template's situation for every ordered pair of the
     selected cards; a cell shows the verdicts on actions that name both cards. Exit status 1 if
     any pair's situation had an error, or an --action kind is in no verdict at all."""
-    from pybridge import matrix as card_matrix
+    from pybridge.tools import matrix as card_matrix
 
     formats = [(path, card_matrix.format_of(path)) for path in outputs]
     loaded = card_matrix.load_template(template)
@@ -674,7 +675,7 @@ def serve(situation: Path | None, host: str, port: int, time_limit: float | None
     """A local web playground: edit SITUATION (default: a starter board) beside its board and
     verdicts, which update as you type. Needs the web extra: pip install 'ccg-judge[web]'."""
     try:
-        from pybridge import serve as playground
+        from pybridge.web import serve as playground
     except ImportError as exc:
         raise JudgeError(f"the playground needs the web extra (pip install 'ccg-judge[web]'): "
                          f"{exc.name} is not installed") from None

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from pybridge.api import check, explain
-from pybridge.catalogue import load_game
-from pybridge.report import explain_text, phrase
+from pybridge.game.catalogue import load_game
+from pybridge.report.render import explain_text, phrase
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = [p for p in sorted((ROOT / "examples").glob("*/*.yaml")) if not p.name.startswith("matrix-")]

@@ -12,12 +12,12 @@ import pytest
 import yaml
 
 from pybridge.api import check
-from pybridge.catalogue import load_game
-from pybridge.reasons import because_nodes, card_words
-from pybridge.report import phrase, report_text, to_json
-from pybridge.rulings import ruling_files
-from pybridge.situation import load_situation, situation_from_data
-from pybridge.viewpoint import UNKNOWN_ID
+from pybridge.game.catalogue import load_game
+from pybridge.why.reasons import because_nodes, card_words
+from pybridge.report.render import phrase, report_text, to_json
+from pybridge.tools.rulings import ruling_files
+from pybridge.input.situation import load_situation, situation_from_data
+from pybridge.input.viewpoint import UNKNOWN_ID
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [p for p in ruling_files([ROOT / "tests" / "rulings", ROOT / "examples"]) if not p.name.startswith("matrix-")]
@@ -131,8 +131,8 @@ HIDDEN = sorted((ROOT / "tests" / "rulings" / "berserk" / "532").glob("*.yaml"))
 def test_no_treatment_is_counted_by_number_in_explain_or_on_the_page(path):
     """The rules number treatments (worlds); what a player reads names what is assumed instead."""
     from pybridge.api import explain
-    from pybridge.page.build import ruling_page
-    from pybridge.report import explain_text
+    from pybridge.web.ruling_page import ruling_page
+    from pybridge.report.render import explain_text
 
     situation = load_situation(path)
     phrases = load_game(situation.game).phrases
