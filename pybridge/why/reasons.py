@@ -17,7 +17,7 @@ from typing import Mapping
 
 from pybridge.why.justify import Node, Verdict
 from pybridge.input.viewpoint import UNKNOWN_ID, unknown_card_place
-from pybridge.why.wording import phrase, say_term
+from pybridge.why.wording import _split_term, phrase, say_term
 
 # How deep a helper of the same clause is opened up: deeper premises are the helper's own business.
 _OPEN_DEPTH = 3
@@ -145,20 +145,8 @@ def assuming(verdict: Verdict, phrases: Mapping[str, str]) -> str | None:
 
 def _action_arguments(action: str) -> list[str]:
     """The top-level arguments of an action's text (``shot(a, hidden@p2:3.1)`` -> a, hidden@p2:3.1)."""
-    start, end = action.find("("), action.rfind(")")
-    if start < 0 or end < start:
-        return []
-    parts, depth, current = [], 0, ""
-    for ch in action[start + 1:end]:
-        if ch == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-            continue
-        depth += ch == "("
-        depth -= ch == ")"
-        current += ch
-    parts.append(current.strip())
-    return parts
+    parts = _split_term(action)
+    return parts[1] if parts is not None else []
 
 
 def word_verdicts(verdicts: list[Verdict], nodes: Mapping[str, Node], phrases: Mapping[str, str],
