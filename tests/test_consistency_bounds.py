@@ -18,7 +18,7 @@ def consistency(*args: str, timeout: float = 300):
 
 
 def test_bounds_too_big_to_ground_are_refused_before_grounding(tmp_path):
-    result, seconds = consistency("--values", "1000", "--out", str(tmp_path / "found"), timeout=120)
+    result, seconds = consistency("--values", "1000", "-o", str(tmp_path / "found"), timeout=120)
     assert result.returncode == 2, result.stderr
     message = result.stderr.strip()
     assert message.startswith("error: these bounds") and "CCG_JUDGE_CONSISTENCY_MB" in message
@@ -28,7 +28,7 @@ def test_bounds_too_big_to_ground_are_refused_before_grounding(tmp_path):
 
 def test_the_time_limit_covers_grounding(tmp_path):
     """values 20 with 2 cards grounds for about half a minute (2.8 GB before issue 29)."""
-    result, seconds = consistency("--values", "20", "--cards", "2", "--time-limit", "3", "--out",
+    result, seconds = consistency("--values", "20", "--cards", "2", "--time-limit", "3", "-o",
                                   str(tmp_path / "found"))
     assert result.returncode == 0, result.stderr
     assert "not decided" in result.stdout

@@ -39,7 +39,7 @@ def test_matrix_refuses_an_unwritable_table_before_judging_a_pair(tmp_path):
 def test_consistency_refuses_an_output_folder_it_cannot_make(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
-    result, seconds = cli("consistency", "--game", "berserk", "--out", blocker / "found")
+    result, seconds = cli("consistency", "--game", "berserk", "-o", blocker / "found")
     assert "is a file, not a folder" in one_line_error(result, str(blocker / "found"))
     assert seconds < 30
 

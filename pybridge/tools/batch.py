@@ -327,7 +327,8 @@ def check_one(task: Task, settings: Settings) -> Outcome:
             raise JudgeError(task.error, source=task.source)
         situation = _load(task, named)
         report = api.check(situation, player=settings.player, edition=settings.edition,
-                           options=settings.options or None, time_limit=settings.time_limit, trees=settings.trees)
+                           options=settings.options or None, time_limit=settings.time_limit, trees=settings.trees,
+                           reasons=False)  # a row carries no because-line: a batch is not slowed for one
     except JudgeError as exc:
         return Outcome(named.name, error={"file": exc.source or task.source, "field": exc.field,
                                           "message": exc.message})
