@@ -37,7 +37,7 @@ STAND_IN_PROPERTIES = ("type", "element", "class", "rank", "strike", "health", "
 STAND_IN_NAME = "plain stand-in"
 EXTRA = "extra"  # the mark of a card read from an --extra-cards file, written inline into its situations  # one name for every stand-in, so equal stand-ins make equal situations
 # What a judged situation's record holds; bumped when that changes, so older records are not reused.
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 ROW_COLUMNS = ("a", "b", "template", "stand_in", "replaced", "player", "action", "kind", "change", "real",
                "plain", "clauses", "features")
 
@@ -264,8 +264,8 @@ def _record(key: str, outcome: Outcome, ids: dict[str, set[str]]) -> dict[str, A
         kept.append({"player": v["player"], "action": v["pair_action"], "verdict": v["verdict"],
                      "certainty": v["certainty"], "cites": v["cites"],
                      "consequences": [[rename.sub(lambda m: slot[m.group(1)], effect), cites]
-                                      for effect, cites in v["consequences"]],
-                     "obligations": v["obligations"], "text": v["text"]})
+                                      for effect, cites in zip(v["consequences"], v["consequence_cites"])],
+                     "obligations": v["obliged_by"], "text": v["text"]})
     return {"key": key, "verdicts": kept}
 
 
