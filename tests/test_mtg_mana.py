@@ -7,7 +7,7 @@ import pytest
 
 from pybridge.api import check, facts_text
 from pybridge.errors import JudgeError
-from pybridge.situation import load_situation
+from pybridge.input.situation import load_situation
 
 SITUATION = """\
 game: mtg
