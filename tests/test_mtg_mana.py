@@ -57,3 +57,13 @@ def test_a_bad_pool_names_the_field(tmp_path, old, new, field, expected):
     message = caught.value.render()
     assert message.startswith(f"{path}: field {field}: "), message
     assert expected in message
+
+
+def test_the_reason_names_the_mana_missing(tmp_path):
+    """A cast that can't be paid rests on a cannot_pay atom naming the types and the counts."""
+    no_mana = SITUATION.replace(", pool: {red: 1}", "")
+    report = check(load_situation(write(tmp_path, no_mana)), trees=True)
+    verdict = next(v for v in report.verdicts if v.action == "cast(bolt, p2)")
+    assert verdict.verdict == "illegal" and "601.2h" in verdict.cites
+    reasons = [n for n in report.nodes.values() if n.predicate == "cannot_pay/5"]
+    assert any(n.arguments[1:] == ["cast(bolt, p2)", "red", "1", "0"] for n in reasons), [n.atom for n in reasons]
