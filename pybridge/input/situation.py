@@ -239,17 +239,8 @@ def load_situation(path: str | Path) -> Situation:
     if str(path) == "-":
         raw = sys.stdin.buffer.read(limit + 1)
         return _from_bytes(raw, STDIN, limit, fmt="json" if _looks_like_json(raw) else None)
-    path = Path(path)
     source = str(path)
-    try:
-        # Read at most one byte more than the limit: devices and pipes report no size.
-        with path.open("rb") as handle:
-            raw = handle.read(limit + 1)
-    except FileNotFoundError:
-        raise JudgeError("file not found", source=source) from None
-    except OSError as exc:
-        raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
-    return _from_bytes(raw, source, limit)
+    return _from_bytes(limits.read_input_file(path, source=source), source, limit)
 
 
 def _looks_like_json(raw: bytes) -> bool:
@@ -272,7 +263,18 @@ def _from_bytes(raw: bytes, source: str, limit: int, fmt: str | None = None) -> 
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise JudgeError("not UTF-8 text", source=source) from None
-    return situation_from_data(parse_text(text, source=source, fmt=fmt), source=source)
+    data = parse_text(text, source=source, fmt=fmt)
+    try:
+        return situation_from_data(data, source=source)
+    except JudgeError as exc:  # where the field is in the file, as file:line:column
+        if exc.field is None or exc.line is not None or exc.source != source:
+            raise
+        from pybridge.input.yaml_input import position  # read again only for the error
+
+        found = position(text, exc.field)
+        if found is None:
+            raise
+        raise JudgeError(exc.message, source=source, field=exc.field, line=found[0], column=found[1]) from None
 
 
 def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
@@ -313,6 +315,10 @@ def check_against_game(s: Situation, *, source: str) -> None:
 
     player_ids = [p.id for p in s.players]
     _no_duplicates(player_ids, "players", "player", fail)
+    for i, player_id in enumerate(player_ids):
+        if player_id.startswith(RESERVED_PREFIX):  # a player so named would merge with an unknown card
+            fail(f"ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
+                 f"players[{i}].id")
     if sum(p.first for p in s.players) > 1:
         fail("only one player can be first", "players")
     if s.viewpoint not in player_ids:
@@ -332,7 +338,7 @@ def check_against_game(s: Situation, *, source: str) -> None:
         if card.id in player_ids:
             fail(f"card id {card.id!r} is also a player's id; ids must tell cards and players apart", f"{where}.id")
         if card.id.startswith(RESERVED_PREFIX):
-            fail(f"card ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
+            fail(f"ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
                  f"{where}.id")
         if card.card is None and card.name is None:
             fail("a card needs either 'card' (a catalogue name) or 'name' (an inline card)", where)
