@@ -1,6 +1,7 @@
 """Magic's mana: a cost's symbols reach the rules as facts, a player's mana pool is checked
 against the game's pool kinds, and bad input names the field and the nearest word."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -55,7 +56,8 @@ def test_a_bad_pool_names_the_field(tmp_path, old, new, field, expected):
     with pytest.raises(JudgeError) as caught:
         load_situation(path)
     message = caught.value.render()
-    assert message.startswith(f"{path}: field {field}: "), message
+    # the file, the line and column of the value (YAML), then the field
+    assert re.match(rf"{re.escape(str(path))}:3:\d+: field {re.escape(field)}: ", message), message
     assert expected in message
 
 
