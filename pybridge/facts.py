@@ -222,6 +222,9 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
         for feature, params in sorted(data["features"].items()):
             add(_fact("printed_feature", c, constant(feature)))
             for key, value in sorted(params.items()):
+                if key == "do" and isinstance(value, list):  # a composition's steps, in order
+                    facts.extend(_steps(game, c, constant(feature), value))
+                    continue
                 if isinstance(value, dict):  # a selector: one fact per condition, (condition, value)
                     for condition, wanted in sorted(value.items()):
                         add(_fact("feature_param", c, constant(feature), term(key),
@@ -273,6 +276,25 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
     for (turn, action, actor), count in uses.items():
         add(_fact("done_count", number(turn), constant(action), string(actor), number(count)))
     return FactSet(facts)
+
+
+def _steps(game: Game, card: Term, feature: Term, steps: list[Any]) -> Iterable[Term]:
+    """A composed ability's steps: ``ability_step(C, F, I, Primitive)`` for the I-th step and
+    ``step_param(C, F, I, Key, Value)`` for each of its parameters (a bare value is its primitive's
+    main parameter; a selector gives one fact per condition, as (condition, value))."""
+    primitives = game.vocabulary.primitives
+    for i, step in enumerate(steps, 1):
+        (kind, params), = ({step: None} if isinstance(step, str) else step).items()
+        if not isinstance(params, dict):
+            params = {} if params is None else {primitives[kind].main: params}
+        yield _fact("ability_step", card, feature, number(i), constant(kind))
+        for key, value in sorted(params.items()):
+            if isinstance(value, dict):
+                for condition, wanted in sorted(value.items()):
+                    yield _fact("step_param", card, feature, number(i), term(key),
+                                tuple_([term(condition), term(wanted)]))
+            else:
+                yield _fact("step_param", card, feature, number(i), term(key), term(value))
 
 
 def _numbers(card: Term, key: str, value: Any) -> Iterable[Term]:

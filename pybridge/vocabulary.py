@@ -38,7 +38,9 @@ UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 # selector: a mapping of the game's selector conditions (vocabulary `selectors:`), as an effect's
 # target is written; as a feature's parameter it names the cards the feature acts on.
-BUILTIN_TYPES = ("int", "bool", "text", "word", "card", "player", "selector")
+# steps: the ordered list of effect primitives a composed ability carries out (vocabulary
+# `primitives:`), each a one-key mapping {primitive: its parameters, or its main parameter's value}.
+BUILTIN_TYPES = ("int", "bool", "text", "word", "card", "player", "selector", "steps")
 # Sections and derived sets of words that a value type may name.
 SECTION_TYPES = ("feature", "marker", "chip", "protection", "condition", "action_kind", "action_class",
                  "property", "settable_property", "modifiable", "property_value", "history_event")
@@ -103,6 +105,21 @@ class Feature(Struct, frozen=True):
     params: Mapping[str, Parameter]
     # Declared with the declare action; effects name it like an action kind (512).
     declarable: bool = False
+    # Written as a composition (vocabulary `composition:`): how it is used, what it aims at, what
+    # it does; it takes the composition's parameters besides its own.
+    composed: bool = False
+
+
+class Primitive(Struct, frozen=True):
+    """An effect primitive a composed ability's steps name (vocabulary `primitives:`): one general
+    family of rules citing its clause. ``main`` is the parameter a bare value stands for
+    (``{wound: 2}`` is ``{wound: {amount: 2}}``)."""
+
+    name: str
+    clauses: tuple[str, ...]
+    summary: str
+    params: Mapping[str, Parameter]
+    main: str | None = None
 
 
 class Property(Struct, frozen=True):
@@ -200,6 +217,8 @@ class Vocabulary(Struct, frozen=True, dict=True):
     markers: Mapping[str, Word]
     chips: Mapping[str, Word]
     selectors: Mapping[str, SelectorCondition] = field(default_factory=dict)
+    composition: Mapping[str, Parameter] = field(default_factory=dict)
+    primitives: Mapping[str, Primitive] = field(default_factory=dict)
 
     # ---- derived sets of words ----------------------------------------------
 
@@ -289,6 +308,8 @@ class Vocabulary(Struct, frozen=True, dict=True):
             return "the id of a player"
         if t.kind == "selector":
             return "a selector (a mapping of conditions: " + ", ".join(self.selectors) + ")"
+        if t.kind == "steps":
+            return "a list of steps (each one primitive: " + ", ".join(self.primitives) + ")"
         if t.kind == "one_of":
             return "one of " + ", ".join(repr(v) for v in t.values)
         if t.kind == "list":
@@ -344,6 +365,8 @@ class Vocabulary(Struct, frozen=True, dict=True):
             return None
         if kind == "selector":
             return self.selector_problem(value, context)
+        if kind == "steps":
+            return self.steps_problem(value, context)
         if kind == "one_of":
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value in t.values:
                 return None
@@ -398,6 +421,44 @@ class Vocabulary(Struct, frozen=True, dict=True):
             problem = self.value_problem(condition.type, item, context)
             if problem:
                 return (key, *problem[0]), problem[1]
+        return None
+
+    def steps_problem(self, value: Any, context: Context) -> tuple[tuple, str] | None:
+        """Why ``value`` is no list of steps: each a one-key mapping naming a known primitive, with
+        known parameters of their types (or a bare value of its main parameter), the required given."""
+        if not isinstance(value, list) or not value:
+            return (), f"expected {self.describe(ValueType('steps'))}, got {shown_value(value)}"
+        for i, step in enumerate(value):
+            if isinstance(step, str):
+                step = {step: None}
+            if not isinstance(step, Mapping) or len(step) != 1:
+                return (i,), f"a step is one primitive, as {{wound: 2}} or {{close: {{}}}}, got {shown_value(step)}"
+            (name, params), = step.items()
+            primitive = self.primitives.get(name)
+            if primitive is None:
+                return (i,), self.unknown("effect primitive", name, self.primitives)
+            problem = self._primitive_problem(primitive, params, context)
+            if problem:
+                return (i, name, *problem[0]), problem[1]
+        return None
+
+    def _primitive_problem(self, primitive: Primitive, params: Any, context: Context) -> tuple[tuple, str] | None:
+        if params is None:
+            params = {}
+        elif not isinstance(params, Mapping):
+            if primitive.main is None:
+                return (), f"the primitive {primitive.name!r} takes a mapping of parameters, got {shown_value(params)}"
+            params = {primitive.main: params}
+        for key, item in params.items():
+            parameter = primitive.params.get(key)
+            if parameter is None:
+                return (key,), self.unknown(f"parameter of the primitive {primitive.name}", key, primitive.params)
+            problem = self.value_problem(parameter.type, item, context)
+            if problem:
+                return (key, *problem[0]), problem[1]
+        missing = [p.name for p in primitive.params.values() if p.required and p.name not in params]
+        if missing:
+            return (), f"the primitive {primitive.name!r} needs {', '.join(repr(m) for m in missing)}"
         return None
 
     def accepts(self, t: ValueType, value: Any) -> bool:
@@ -741,13 +802,33 @@ class _Reader:
         parameters = {
             str(n): self.parameter(str(n), s, f"parameters.{n}", None) for n, s in (d.get("parameters") or {}).items()
         }
+        composition = {str(p): self.parameter(str(p), ps, f"composition.{p}", parameters.get(str(p)))
+                       for p, ps in (d.get("composition") or {}).items()}
         features = {}
         for name, spec in (d.get("features") or {}).items():
             spec = spec or {}
+            composed = bool(spec.get("composed", False))
+            if composed and not composition:
+                self.fail("a composed feature needs the composition: section", f"features.{name}.composed")
             params = {str(p): self.parameter(str(p), ps, f"features.{name}.params.{p}", parameters.get(str(p)))
                       for p, ps in (spec.get("params") or {}).items()}
+            if composed:
+                params = {**composition, **params}
             features[str(name)] = Feature(str(name), self.clauses(spec), str(spec.get("summary", "")),
-                                          bool(spec.get("modelled", True)), params, bool(spec.get("declarable", False)))
+                                          bool(spec.get("modelled", True)), params, bool(spec.get("declarable", False)),
+                                          composed)
+        step_params = {str(p): self.parameter(str(p), ps, f"step_params.{p}", None)
+                       for p, ps in (d.get("step_params") or {}).items()}
+        primitives = {}
+        for name, spec in (d.get("primitives") or {}).items():
+            params = {str(p): self.parameter(str(p), ps, f"primitives.{name}.params.{p}", None)
+                      for p, ps in ((spec or {}).get("params") or {}).items()}
+            params = {**params, **{k: v for k, v in step_params.items() if k not in params}}
+            main = spec.get("main")
+            if main is not None and main not in params:
+                self.fail(f"main names no parameter of the primitive: {main!r}", f"primitives.{name}.main")
+            primitives[str(name)] = Primitive(str(name), self.clauses(spec), str(spec.get("summary", "")), params,
+                                              main)
         properties = {
             str(n): Property(str(n), self.bounded(self.value_type(s["type"], f"properties.{n}"), s), self.clauses(s),
                              str(s.get("summary", "")), bool(s.get("modelled", True)), bool(s.get("settable", False)),
@@ -794,6 +875,7 @@ class _Reader:
             action_kinds=action_kinds, action_classes=self.word_section("action_classes"),
             conditions=conditions, history=history, protections=self.word_section("protections"),
             markers=self.word_section("markers"), chips=self.word_section("chips"),
+            composition=composition, primitives=primitives,
         )
         self.consistent(vocabulary)
         return vocabulary
@@ -937,6 +1019,19 @@ def selector_schema(v: Vocabulary) -> dict[str, Any]:
             "properties": {n: type_schema(v, c.type) for n, c in sorted(v.selectors.items())}}
 
 
+def steps_schema(v: Vocabulary) -> dict[str, Any]:
+    def one(primitive: Primitive) -> dict[str, Any]:
+        mapping = {"type": "object", "additionalProperties": False,
+                   "properties": {p.name: type_schema(v, p.type) for p in primitive.params.values()}}
+        shapes = [mapping, {"type": "null"}]
+        if primitive.main:
+            shapes.append(type_schema(v, primitive.params[primitive.main].type))
+        return {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+                "properties": {primitive.name: {"anyOf": shapes}}}
+
+    return {"type": "array", "minItems": 1, "items": {"anyOf": [one(p) for p in v.primitives.values()]}}
+
+
 def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
     kind = t.kind
     if kind == "int":
@@ -965,6 +1060,8 @@ def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
         return {"anyOf": [type_schema(v, o) for o in t.options]}
     if kind == "selector":
         return selector_schema(v)
+    if kind == "steps":
+        return steps_schema(v)
     if t.section == "property_value":
         return {}
     return words_schema(v, t.section)
