@@ -221,6 +221,9 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
             facts.extend(_numbers(c, key, value))
         for feature, params in sorted(data["features"].items()):
             add(_fact("printed_feature", c, constant(feature)))
+            declared = game.vocabulary.features.get(feature)
+            if declared is not None and declared.template is not None:  # a keyword: its composition's facts
+                params = {**params, **declared.composition(params)}
             for key, value in sorted(params.items()):
                 if key == "do" and isinstance(value, list):  # a composition's steps, in order
                     facts.extend(_steps(game, c, constant(feature), value))

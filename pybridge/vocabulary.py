@@ -108,6 +108,45 @@ class Feature(Struct, frozen=True):
     # Written as a composition (vocabulary `composition:`): how it is used, what it aims at, what
     # it does; it takes the composition's parameters besides its own.
     composed: bool = False
+    # A keyword's composition, written once in the vocabulary: "$name" stands for the card's
+    # parameter of that name (an entry whose parameter the card does not give is left out).
+    template: Mapping[str, Any] | None = None
+
+    def composition(self, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The composition a card's use of this feature stands for: the template with the card's
+        parameters put in, then the card's own composition parameters (a trigger the card gives
+        makes a constant keyword triggered: "when it moves: attack experience 1")."""
+        if not self.composed:
+            return None
+        result = dict(_filled(self.template or {}, params))
+        own = {k: v for k, v in params.items() if k in COMPOSITION_KEYS}
+        if "trigger" in own and "use" not in own and result.get("use") == "constant":
+            result["use"] = "triggered"
+        result.update(own)
+        return result
+
+
+# The parameters of a composition (vocabulary `composition:`), as a card may give them directly.
+COMPOSITION_KEYS = frozenset({"use", "cost", "chips", "lives", "fast", "limit", "trigger", "may", "while",
+                              "duration", "aim", "targets", "kind", "do"})
+MISSING = object()  # "$name" of a parameter the card does not give: its entry is left out
+DROPPED = object()  # "$name?" of such a parameter: the whole step holding it is left out
+
+
+def _filled(value: Any, params: Mapping[str, Any]) -> Any:
+    """``value`` with each "$name" replaced by the card's parameter. Without the parameter, the
+    entry of "$name" is left out, and a step holding "$name?" is left out altogether."""
+    if isinstance(value, str) and value.startswith("$"):
+        name = value[1:].rstrip("?")
+        return params.get(name, DROPPED if value.endswith("?") else MISSING)
+    if isinstance(value, Mapping):
+        out = {k: _filled(v, params) for k, v in value.items()}
+        if any(v is DROPPED for v in out.values()):
+            return DROPPED
+        return {k: v for k, v in out.items() if v is not MISSING}
+    if isinstance(value, list):
+        return [v for v in (_filled(item, params) for item in value) if v is not MISSING and v is not DROPPED]
+    return value
 
 
 class Primitive(Struct, frozen=True):
@@ -500,11 +539,31 @@ class Vocabulary(Struct, frozen=True, dict=True):
             problem = self.value_problem(parameter.type, value, context)
             if problem:
                 fail(problem[1], (*inside, key, *problem[0]))
+        if feature.composed:
+            self._check_composition(feature, params, inside, fail, context)
+            return
         missing = [p.name for p in feature.params.values() if p.required and p.name not in params]
         if missing:
             fail(f"feature {name!r} needs its parameter{'s' if len(missing) > 1 else ''} "
                  + ", ".join(repr(m) for m in missing) + f" ({feature.params[missing[0]].summary.rstrip('.')})",
                  where)
+
+    def _check_composition(self, feature: Feature, params: Mapping[str, Any], inside: tuple, fail: Fail,
+                           context: Context) -> None:
+        """A composed feature as the card gives it, its keyword's template filled in: each
+        composition parameter of its type, use and do given."""
+        composition = feature.composition(params)
+        for key, value in composition.items():
+            parameter = self.composition.get(key)
+            if parameter is None:
+                fail(self.unknown("composition parameter", key, self.composition), (*inside, key))
+            problem = self.value_problem(parameter.type, value, context)
+            if problem:
+                fail(problem[1], (*inside, key, *problem[0]))
+        missing = [p.name for p in self.composition.values() if p.required and p.name not in composition]
+        if missing:
+            fail(f"the composed feature {feature.name!r} needs {', '.join(repr(m) for m in missing)}"
+                 f" ({self.composition[missing[0]].summary.rstrip('.')})", inside)
 
     def check_properties(self, properties: Mapping[str, Any], path: tuple, fail: Fail, context: Context) -> None:
         for key, value in properties.items():
@@ -814,9 +873,12 @@ class _Reader:
                       for p, ps in (spec.get("params") or {}).items()}
             if composed:
                 params = {**composition, **params}
+            template = spec.get("template")
+            if template is not None and (not composed or not isinstance(template, Mapping)):
+                self.fail("a template is a mapping, on a composed feature", f"features.{name}.template")
             features[str(name)] = Feature(str(name), self.clauses(spec), str(spec.get("summary", "")),
                                           bool(spec.get("modelled", True)), params, bool(spec.get("declarable", False)),
-                                          composed)
+                                          composed, template)
         step_params = {str(p): self.parameter(str(p), ps, f"step_params.{p}", None)
                        for p, ps in (d.get("step_params") or {}).items()}
         primitives = {}
