@@ -31,6 +31,7 @@ class Clause(Struct, frozen=True):
     editions: tuple[str, ...] = ("all",)
     kind: str = "rule"
     principle: str | None = None
+    source: str = ""  # the public text a clause beyond the seeds is read from (rules page, peer engine)
 
 
 class Option(Struct, frozen=True):
@@ -154,6 +155,7 @@ def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
             editions=tuple(str(e) for e in item.get("editions", ["all"])),
             kind=kind,
             principle=str(item["principle"]) if item.get("principle") else None,
+            source=str(item.get("source", "")),
         )
         result[clause.id] = clause
     return result

@@ -271,6 +271,11 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
         if event.target is not None:
             add(_fact("done_target", number(event.turn), constant(event.action), string(event.actor),
                       string(event.target)))
+        if event.rolls is not None and event.target is not None:
+            for side in ("attacker", "defender"):
+                for i, face in enumerate(getattr(event.rolls, side), 1):
+                    add(_fact("rolled", number(event.turn), string(event.actor), string(event.target),
+                              constant(side), number(i), number(face)))
     for (turn, action, actor), count in uses.items():
         add(_fact("done_count", number(turn), constant(action), string(actor), number(count)))
     return FactSet(facts)

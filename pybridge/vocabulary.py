@@ -213,6 +213,7 @@ class HistoryEvent(Struct, frozen=True):
     clauses: tuple[str, ...]
     summary: str
     modelled: bool = True
+    rolls: bool = False  # the event may state the dice of the attack (model:fight-rolls)
 
 
 class SelectorCondition(Struct, frozen=True):
@@ -677,10 +678,16 @@ class Vocabulary(Struct, frozen=True, dict=True):
             return HistoryEvent(action, "none", feature.clauses, f"Its card declared {action} (a declarable feature).")
         return event
 
-    def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail) -> None:
+    def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail, *, has_rolls: bool = False) -> None:
         event = self.history_event(action)
         if event is None:
             fail(self.unknown("history event", action, [*self.history, *self.declarable_features]), (*path, "action"))
+        if has_rolls and event.rolls and not has_target:
+            fail(f"the rolls of {_article(action)} {action} event belong to its target: give the target", path)
+        if has_rolls and not event.rolls:
+            rolling = sorted(n for n, e in self.history.items() if e.rolls)
+            fail(f"{_article(action)} {action} event states no die rolls; only "
+                 f"{', '.join(rolling) or 'no event'} may", (*path, "rolls"))
         if event.target == "required" and not has_target:
             fail(f"{_article(action)} {action} event needs its target ({event.summary.rstrip('.')})", path)
         if event.target == "none" and has_target:
@@ -916,7 +923,7 @@ class _Reader:
             if s.get("target") not in ("required", "optional", "none"):
                 self.fail("target must be required, optional or none", f"history.{n}.target")
             history[str(n)] = HistoryEvent(str(n), s["target"], self.clauses(s), str(s.get("summary", "")),
-                                           bool(s.get("modelled", True)))
+                                           bool(s.get("modelled", True)), bool(s.get("rolls", False)))
         selectors = {
             str(n): SelectorCondition(str(n), self.bounded(self.value_type(sp["type"], f"selectors.{n}"), sp),
                                       self.clauses(sp), str(sp.get("summary", "")), bool(sp.get("relative", False)),
@@ -1025,6 +1032,8 @@ def situation_schema(v: Vocabulary) -> dict[str, Any]:
             entry["required"] = ["target"]
         elif event.target == "none":
             entry["properties"]["target"] = {"type": "null"}
+        if not event.rolls:
+            entry["properties"]["rolls"] = {"type": "null"}
         history.append(entry)
     effect_items: dict[str, Any] = {"anyOf": forms} if forms else False  # type: ignore[assignment]
     if forms:
@@ -1247,8 +1256,9 @@ def reference_page(v: Vocabulary, title: str) -> str:
         add("")
     add("## History events")
     add("")
-    table(["event", "target", "clause", "modelled", "meaning"],
-          [[f"`{n}`", e.target, _clauses(e.clauses), _modelled(e.modelled), e.summary] for n, e in v.history.items()])
+    table(["event", "target", "rolls", "clause", "modelled", "meaning"],
+          [[f"`{n}`", e.target, "may state" if e.rolls else "—", _clauses(e.clauses), _modelled(e.modelled), e.summary]
+           for n, e in v.history.items()])
     if v.declarable_features:
         add("A declarable feature is an event too (its declaration, no target): "
             + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
