@@ -2,11 +2,11 @@
 statements out of a board that cannot use them, and keeps them for one that can. Counted in
 statements handed to clingo, not timed."""
 
-from pybridge import solve
 from pybridge.api import project
-from pybridge.catalogue import load_game
-from pybridge.facts import situation_facts
-from pybridge.situation import situation_from_data
+from pybridge.game.catalogue import load_game
+from pybridge.ground import solve
+from pybridge.ground.facts import situation_facts
+from pybridge.input.situation import situation_from_data
 
 PREDICATES = ("fight_outcome", "fight_result", "counted_die", "step_target", "dead", "armour_left")
 
