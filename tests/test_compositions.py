@@ -57,7 +57,7 @@ def catalogue_with(tmp_path: Path, monkeypatch, composition: str):
     ("{use: activated, aim: {reach: adjecent}, do: [{wound: 2}]}", "aim.reach", ["did you mean 'adjacent'"]),
     ("{use: activated, do: [{wound: {amount: 2, on_roll: [5, 7]}}]}", "do[0].wound.on_roll[1]",
      ["from 1 to 6", "got 7"]),
-    ("{use: activated, do: [{roll: {how: set, to: 0}}]}", "do[0].roll.to", ["from 1 to 6", "got 0"]),
+    ("{use: activated, do: [{roll: {how: set, face: 0}}]}", "do[0].roll.face", ["from 1 to 6", "got 0"]),
     ("{use: activated, do: [{heal: {amont: 2}}]}", "do[0].heal.amont", ["did you mean 'amount'"]),
     ("{use: activatd, do: [{wound: 2}]}", "use", ["did you mean 'activated'"]),
     ("{use: triggered, trigger: on_strkie, do: [{wound: 2}]}", "trigger", ["did you mean 'on_strike'"]),
