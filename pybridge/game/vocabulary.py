@@ -267,6 +267,12 @@ class Vocabulary(Struct, frozen=True, dict=True):
         return frozenset(n for n, c in self.selectors.items() if c.reads_feature)
 
     @cached_property
+    def composed_features(self) -> tuple[str, ...]:
+        """Composed features: each is the kind of its uses (use(card, feature, target)) and a history
+        event (a use of it by its card, maybe at a target)."""
+        return tuple(sorted(n for n, f in self.features.items() if f.composed))
+
+    @cached_property
     def declarable_features(self) -> tuple[str, ...]:
         return tuple(sorted(n for n, f in self.features.items() if f.declarable))
 
@@ -293,7 +299,7 @@ class Vocabulary(Struct, frozen=True, dict=True):
             "protection": tuple(self.protections), "action_class": tuple(self.action_classes),
             "condition": tuple(self.conditions), "property": tuple(self.properties),
             "history_event": tuple(self.history),
-            "action_kind": tuple(self.action_kinds) + self.declarable_features,
+            "action_kind": tuple(self.action_kinds) + self.declarable_features + self.composed_features,
             "settable_property": tuple(n for n, p in self.properties.items() if p.settable),
             "modifiable": tuple(n for n, p in self.properties.items() if p.modifiable) + self.numeric_features,
         }
@@ -676,12 +682,16 @@ class Vocabulary(Struct, frozen=True, dict=True):
         if event is None and action in self.declarable_features:
             feature = self.features[action]
             return HistoryEvent(action, "none", feature.clauses, f"Its card declared {action} (a declarable feature).")
+        if event is None and action in self.composed_features:
+            feature = self.features[action]
+            return HistoryEvent(action, "optional", feature.clauses, f"Its card used {action} (a composed ability).")
         return event
 
     def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail, *, has_rolls: bool = False) -> None:
         event = self.history_event(action)
         if event is None:
-            fail(self.unknown("history event", action, [*self.history, *self.declarable_features]), (*path, "action"))
+            fail(self.unknown("history event", action, [*self.history, *self.declarable_features, *self.composed_features]),
+                 (*path, "action"))
         if has_rolls and event.rolls and not has_target:
             fail(f"the rolls of {_article(action)} {action} event belong to its target: give the target", path)
         if has_rolls and not event.rolls:
@@ -1025,7 +1035,7 @@ def situation_schema(v: Vocabulary) -> dict[str, Any]:
         for form in v.effects[kind].forms:
             forms.extend(_form_schemas(v, kind, form))
     history = []
-    events = {**{n: v.history_event(n) for n in v.declarable_features}, **v.history}
+    events = {**{n: v.history_event(n) for n in (*v.declarable_features, *v.composed_features)}, **v.history}
     for name, event in sorted(events.items()):
         entry: dict[str, Any] = {"properties": {"action": {"const": name}}}
         if event.target == "required":
@@ -1133,6 +1143,19 @@ def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
 # The reference page (docs/vocabulary-<game>.md)
 
 
+def _template_text(template: Mapping[str, Any]) -> str:
+    """A template as one line of flow YAML."""
+    def text(value: Any) -> str:
+        if isinstance(value, Mapping):
+            return "{" + ", ".join(f"{k}: {text(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, list):
+            return "[" + ", ".join(text(v) for v in value) + "]"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+    return text(template)
+
+
 def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
@@ -1179,6 +1202,10 @@ def reference_page(v: Vocabulary, title: str) -> str:
             + ("" if p.modelled else " — not yet")
             for p in f.params.values()) or "—"
         summary = f.summary + (" Declared with `declare`; effects name it as an action kind." if f.declarable else "")
+        if f.composed:
+            summary += " Composed (see Composed abilities)."
+            params = "; ".join(f"`{p.name}`: {kind_of(p.type)}" for p in f.params.values()
+                               if p.name not in v.composition) or "the composition's"
         rows.append([f"`{name}`", params, _clauses(f.clauses), _modelled(f.modelled), summary])
     table(["feature", "parameters", "clause", "modelled", "meaning"], rows)
 
@@ -1188,6 +1215,40 @@ def reference_page(v: Vocabulary, title: str) -> str:
         table(["parameter", "type", "clause", "meaning"],
               [[f"`{p.name}`", kind_of(p.type), _clauses(p.clauses), p.summary + ("" if p.modelled else " (not yet)")]
                for p in v.parameters.values()])
+
+    if v.composition:
+        add("## Composed abilities")
+        add("")
+        add("A feature marked *composed* is written as a composition: how it is used, what it may aim at and "
+            "what it does, each word one family of rules with its clause (`asp/" + v.game + "/abilities.lp`, "
+            "`ability_conditions.lp`, `ability_steps.lp`, `selectors.lp`). A keyword's composition is written "
+            "once as its `template` (\"$name\" stands for the card's parameter); a card's own text gives the "
+            "parameters below directly.")
+        add("")
+        table(["parameter", "type", "clause", "meaning"],
+              [[f"`{p.name}`{' (required)' if p.required else ''}", kind_of(p.type), _clauses(p.clauses), p.summary]
+               for p in v.composition.values()])
+        templates = [(n, f) for n, f in sorted(v.features.items()) if f.template is not None]
+        if templates:
+            add("Keywords written once as templates:")
+            add("")
+            table(["feature", "template"], [[f"`{n}`", f"`{_template_text(f.template)}`"] for n, f in templates])
+        add("### Effect primitives")
+        add("")
+        add("A step is one primitive: `{wound: 2}` (its main parameter) or `{wound: {amount: 2, as: shot}}`. "
+            "Every step also takes: " + "; ".join(
+                f"`{p.name}` ({kind_of(p.type)}, {_clauses(p.clauses)}): {p.summary}"
+                for p in next(iter(v.primitives.values())).params.values()
+                if all(p.name in q.params for q in v.primitives.values())) + ".")
+        add("")
+        rows = []
+        for name, prim in v.primitives.items():
+            shared = {k for k in prim.params if all(k in q.params for q in v.primitives.values())}
+            params = "; ".join(f"`{p.name}`{' (main)' if p.name == prim.main else ''}"
+                               f"{' (required)' if p.required else ''}: {kind_of(p.type)}"
+                               for p in prim.params.values() if p.name not in shared) or "—"
+            rows.append([f"`{name}`", params, _clauses(prim.clauses), prim.summary])
+        table(["primitive", "parameters", "clause", "meaning"], rows)
 
     add("## Properties")
     add("")
