@@ -8,7 +8,7 @@ from pybridge.ground import solve
 from pybridge.ground.facts import situation_facts
 from pybridge.input.situation import situation_from_data
 
-PREDICATES = ("fight_outcome", "fight_result", "counted_die", "step_target", "dead", "armour_left")
+PREDICATES = ("fight_outcome", "fight_result", "key_die", "step_target", "dead", "armour_left")
 
 
 def board(phase: str, stage: str = "main", *, open_target: bool = True, wounds: int = 0) -> dict:
@@ -43,7 +43,7 @@ def test_a_board_in_the_start_stage_grounds_no_fight_and_no_movement():
 
 def test_a_board_with_a_strike_attack_to_declare_keeps_the_fight_and_the_steps():
     kept = kept_heads(board("choice"))
-    assert {"fight_outcome", "fight_result", "counted_die", "step_target"} <= kept
+    assert {"fight_outcome", "fight_result", "key_die", "step_target"} <= kept
     assert "armour_left" not in kept
 
 
