@@ -171,6 +171,8 @@ class Expectation(Model):
         "here: action -> the clauses whose definitions they fail, exactly.")] = {}
     obliged: dict[str, list[str]] = {}
     exact: Annotated[bool, about("The legal and illegal sets must match exactly.")] = True
+    unlisted: Annotated[list[Name], about(
+        "Actions (by name, e.g. move) a ruling about something else leaves out of its exact sets.")] = []
     player: Annotated[Ident | None, about("Whose actions; default: the viewpoint.")] = None
     cites: Annotated[list[str], about("Ids the report must cite somewhere.")] = []
     certainty: Annotated[dict[str, Literal["every", "some"]], about(
