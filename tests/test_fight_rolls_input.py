@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pybridge.errors import JudgeError
-from pybridge.situation import load_situation
+from pybridge.input.situation import load_situation
 
 BOARD = """\
 game: berserk

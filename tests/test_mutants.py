@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from clingo import ast
 
-from pybridge.encodings import asp_root
-from pybridge.mutants import OPERATORS, Settings, derive_mutants, judge_mutant, sample, write_mutant
+from pybridge.game.encodings import asp_root
+from pybridge.tools.mutants import OPERATORS, Settings, derive_mutants, judge_mutant, sample, write_mutant
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_TURN = ROOT / "tests" / "rulings" / "berserk" / "107"
@@ -75,7 +75,7 @@ def test_a_mutant_that_does_not_ground_is_stillborn(every_mutant):
 
 def test_the_command_scores_and_reads_the_equivalent_mutants(tmp_path):
     command = [sys.executable, "-m", "pybridge", "mutants", "--sample", "3", "--seed", "5", "--jobs", "2",
-               "--rulings", str(FIRST_TURN), "--no-consistency", "--operator", "drop-rule", "--json"]
+               "--rulings", str(FIRST_TURN), "--no-consistency", "--operator", "drop-rule", "--format", "json"]
     first = json.loads(subprocess.run(command + ["--equivalent", str(tmp_path / "none.yaml")], capture_output=True,
                                       text=True, cwd=ROOT, timeout=300).stdout)
     assert first["sampled"] == 3 and first["caught"] + first["survived"] + first["stillborn"] == 3
