@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from pybridge.catalogue import load_game
+from pybridge.game.catalogue import load_game
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "set-1-features.md"

@@ -138,8 +138,10 @@ def witness(name: str, params: dict[str, Any]) -> str | None:
 def known_protection_kinds() -> set[str]:
     text = (asp_root() / "berserk" / "531_complex_protections.lp").read_text(encoding="utf-8")
     kinds = set(re.findall(r"complex_protection\((\w+), (\w+)\)", text))
+    # Kinds the rules read by name elsewhere (protection from weak strikes: the fight's dice).
+    named = set(re.findall(r"has_protection\(\w+, ([a-z]\w+)\)", RULES_TEXT))
     return ({k for pair in kinds for k in pair} | set(re.findall(r"protection_feature\(\w+, (\w+)\)", text))
-            | set(re.findall(r"(?:attacker|outcome)_protection\((\w+)", text)))
+            | set(re.findall(r"attacker_protection\((\w+)", text)) | named)
 
 
 def card_id(entry: dict[str, Any]) -> str:

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-import pybridge.catalogue as catalogue
+import pybridge.game.catalogue as catalogue
 from pybridge import api
-from pybridge.catalogue import load_game
+from pybridge.game.catalogue import load_game
 from pybridge.errors import JudgeError
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
 
 GAME = load_game("berserk")
 CARD = """game: berserk
@@ -39,9 +39,9 @@ def catalogue_with(tmp_path: Path, monkeypatch, composition: str):
     (tmp_path / "sets").mkdir()
     (tmp_path / "sets" / "test-set.yaml").write_text(CARD % composition, encoding="utf-8")
     monkeypatch.setattr(catalogue, "game_dir", lambda game: tmp_path)
-    monkeypatch.setattr("pybridge.vocabulary.game_dir", lambda game: tmp_path)
+    monkeypatch.setattr("pybridge.game.vocabulary.game_dir", lambda game: tmp_path)
     catalogue.load_game.cache_clear()
-    import pybridge.vocabulary as vocabulary
+    import pybridge.game.vocabulary as vocabulary
     vocabulary.load_vocabulary.cache_clear()
     try:
         return catalogue.load_game("berserk")
