@@ -1341,9 +1341,9 @@ def _conditions_section(page: _Page) -> None:
         page.add("None.")
         page.add()
     page.heading("History events")
-    page.table(["event", "target", "clause", "modelled", "meaning"],
-               [[f"`{n}`", e.target, _clauses(e.clauses), _modelled(e.modelled), e.summary]
-                for n, e in v.history.items()])
+    page.table(["event", "target", "rolls", "clause", "modelled", "meaning"],
+               [[f"`{n}`", e.target, "may state" if e.rolls else "—", _clauses(e.clauses), _modelled(e.modelled),
+                 e.summary] for n, e in v.history.items()])
     if v.declarable_features:
         page.add("A declarable feature is an event too (its declaration, no target): "
                  + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
