@@ -1047,7 +1047,7 @@ def situation_schema(v: Vocabulary) -> dict[str, Any]:
         history.append(entry)
     effect_items: dict[str, Any] = {"anyOf": forms} if forms else False  # type: ignore[assignment]
     if forms:
-        selector = selector_schema(v) if v.selectors else None
+        selector = {"$ref": f"#/$defs/{shared_name(v, 'selector')}"} if v.selectors else None
         target = {"anyOf": [{"type": "string"}, selector]} if selector else {"type": "string"}
         effect_items = {"allOf": [{"anyOf": forms}, {"properties": {"target": target}}]}
     return {
@@ -1084,6 +1084,23 @@ def words_schema(v: Vocabulary, section: str) -> dict[str, Any]:
     if ANY_WORD in words:
         return {"type": "string", "pattern": "^[a-z][a-z0-9_]*$"}
     return {"enum": sorted(words)}
+
+
+def shared_name(v: Vocabulary, kind: str) -> str:
+    """The name under the schema's $defs of a game's selector or steps schema: written once and
+    referred to, since steps hold selectors and steps (inlined, set 1's compositions made the
+    schema hundreds of megabytes)."""
+    return f"vocabulary-{v.game}-{kind}"
+
+
+def shared_schemas(v: Vocabulary) -> dict[str, Any]:
+    """The schemas other parts refer to by :func:`shared_name`."""
+    shared = {}
+    if v.selectors:
+        shared[shared_name(v, "selector")] = selector_schema(v)
+    if v.primitives:
+        shared[shared_name(v, "steps")] = steps_schema(v)
+    return shared
 
 
 def selector_schema(v: Vocabulary) -> dict[str, Any]:
@@ -1131,9 +1148,9 @@ def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
     if kind == "any":
         return {"anyOf": [type_schema(v, o) for o in t.options]}
     if kind == "selector":
-        return selector_schema(v)
+        return {"$ref": f"#/$defs/{shared_name(v, 'selector')}"}
     if kind == "steps":
-        return steps_schema(v)
+        return {"$ref": f"#/$defs/{shared_name(v, 'steps')}"}
     if t.section == "property_value":
         return {}
     return words_schema(v, t.section)

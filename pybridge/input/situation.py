@@ -19,7 +19,7 @@ from msgspec import Meta
 from pybridge.errors import JudgeError
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import known_games
-from pybridge.game.vocabulary import Context, load_vocabulary, situation_schema
+from pybridge.game.vocabulary import Context, load_vocabulary, shared_schemas, situation_schema
 from pybridge.input import limits
 from pybridge.input.structs import PRINTABLE, Model, convert
 
@@ -222,7 +222,9 @@ def json_schema() -> dict[str, Any]:
               "$defs": definitions, "allOf": []}
     for game in known_games():
         name = f"vocabulary-{game}"
-        schema["$defs"][name] = situation_schema(load_vocabulary(game))
+        vocabulary = load_vocabulary(game)
+        schema["$defs"][name] = situation_schema(vocabulary)
+        schema["$defs"].update(shared_schemas(vocabulary))
         schema["allOf"].append({"if": {"properties": {"game": {"const": game}}, "required": ["game"]},
                                 "then": {"$ref": f"#/$defs/{name}"}})
     return schema
