@@ -228,7 +228,13 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
             facts.extend(_numbers(c, key, value))
         for feature, params in sorted(data["features"].items()):
             add(_fact("printed_feature", c, constant(feature)))
+            declared = game.vocabulary.features.get(feature)
+            if declared is not None and declared.template is not None:  # a keyword: its composition's facts
+                params = {**params, **declared.composition(params)}
             for key, value in sorted(params.items()):
+                if key == "do" and isinstance(value, list):  # a composition's steps, in order
+                    facts.extend(_steps(game, c, constant(feature), value))
+                    continue
                 if isinstance(value, dict):  # a selector: one fact per condition, (condition, value)
                     for condition, wanted in sorted(value.items()):
                         add(_fact("feature_param", c, constant(feature), term(key),
@@ -275,6 +281,11 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
         if event.target is not None:
             add(_fact("done_target", number(event.turn), constant(event.action), string(event.actor),
                       string(event.target)))
+        if event.rolls is not None and event.target is not None:
+            for side in ("attacker", "defender"):
+                for i, face in enumerate(getattr(event.rolls, side), 1):
+                    add(_fact("rolled", number(event.turn), string(event.actor), string(event.target),
+                              constant(side), number(i), number(face)))
     for (turn, action, actor), count in uses.items():
         add(_fact("done_count", number(turn), constant(action), string(actor), number(count)))
     return FactSet(facts)
@@ -303,6 +314,25 @@ def _symbols(text: str, pattern: str) -> Iterable[Term]:
             yield _fact("text_number", string(text), number(i), number(int(symbol)))
         else:
             yield _fact("text_symbol", string(text), number(i), string(symbol))
+
+
+def _steps(game: Game, card: Term, feature: Term, steps: list[Any]) -> Iterable[Term]:
+    """A composed ability's steps: ``ability_step(C, F, I, Primitive)`` for the I-th step and
+    ``step_param(C, F, I, Key, Value)`` for each of its parameters (a bare value is its primitive's
+    main parameter; a selector gives one fact per condition, as (condition, value))."""
+    primitives = game.vocabulary.primitives
+    for i, step in enumerate(steps, 1):
+        (kind, params), = ({step: None} if isinstance(step, str) else step).items()
+        if not isinstance(params, dict):
+            params = {} if params is None else {primitives[kind].main: params}
+        yield _fact("ability_step", card, feature, number(i), constant(kind))
+        for key, value in sorted(params.items()):
+            if isinstance(value, dict):
+                for condition, wanted in sorted(value.items()):
+                    yield _fact("step_param", card, feature, number(i), term(key),
+                                tuple_([term(condition), term(wanted)]))
+            else:
+                yield _fact("step_param", card, feature, number(i), term(key), term(value))
 
 
 def _numbers(card: Term, key: str, value: Any) -> Iterable[Term]:

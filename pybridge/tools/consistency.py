@@ -511,7 +511,7 @@ class SearchProgram:
         # The history events the vocabulary declares (a declarable feature's declaration too), with
         # whether each takes a target, so a generated history is one a situation may hold.
         v = g.vocabulary
-        events = {name: v.history_event(name) for name in (*v.history, *v.declarable_features)}
+        events = {name: v.history_event(name) for name in (*v.history, *v.declarable_features, *v.composed_features)}
         facts += [F("vocabulary_event", [F(a)]) for a in events]
         facts += [F("vocabulary_event_target", [F(a), F(e.target)]) for a, e in events.items()]
         facts += [F("vocabulary_public_property", [F(k)]) for k in g.public_when_hidden]
