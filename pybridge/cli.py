@@ -168,6 +168,49 @@ def resolve(situation: Path, action: str, player: str | None, option_pairs: tupl
 
 
 @cli.command()
+@click.argument("situation", type=click.Path(path_type=Path, allow_dash=True))
+@click.argument("action", required=False)
+@click.option("--to", "wanted", type=click.Choice(["legal", "illegal", "obliged"]), default=None,
+              help="The verdict wanted [default: illegal for a legal action, legal otherwise].")
+@click.option("--top", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many alternatives, cheapest first.")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write each edited situation as a file into this folder (check reruns it).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
+@click.option("--scope", type=click.Choice(["action", "board"]), default="action", show_default=True,
+              help="The cards edits may move or add to: those the action names, or every card.")
+@player_opt
+@limit_opt
+def whatif(situation: Path, action: str | None, wanted: str | None, top: int, write_dir: Path | None, fmt: str,
+           scope: str, player: str | None, time_limit: float | None) -> None:
+    """The smallest edits of SITUATION under which ACTION gets the verdict asked for, found by the solver
+    (costs: asp/<game>/whatif.yaml). Given a folder of rulings (or a ruling file and no ACTION): for every
+    verdict a ruling states, the smallest change that makes the ruling fail."""
+    from pybridge import whatif as search  # only this command needs it
+    from pybridge.situation import load_situation
+
+    if action is None or situation.is_dir():
+        if action is not None:
+            raise JudgeError("a folder of rulings takes no ACTION: each ruling's own verdicts are searched",
+                             field="ACTION")
+        if fmt == "html":
+            raise JudgeError("--format html is for one situation and one ACTION", field="--format")
+        changes = search.whatif_rulings([situation], top=top, scope=scope, write=write_dir, time_limit=time_limit)
+        click.echo(to_json(changes) if fmt == "json" else search.rulings_text(changes), nl=fmt == "json")
+        return
+    s = load_situation(situation)
+    result = search.whatif(s, action, wanted=wanted, top=top, player=player, scope=scope, write=write_dir,
+                           time_limit=time_limit, name=str(situation))
+    if fmt == "json":
+        click.echo(to_json(result))
+    elif fmt == "html":
+        from pybridge.page.whatif import whatif_page
+        click.echo(whatif_page(s, result), nl=False)
+    else:
+        click.echo(search.whatif_text(result, load_game(result.game).phrases), nl=False)
+
+
+@cli.command()
 @situation_arg
 @player_opt
 @reads_situation

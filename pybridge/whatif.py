@@ -172,6 +172,39 @@ def _card_ids(term: Symbol, ids: set[str]) -> list[str]:
     return found
 
 
+def _effect_forms(game: Game) -> tuple[Symbol, ...]:
+    return _effect_forms_of(game.name, game.directory)
+
+
+@functools.cache
+def _effect_forms_of(game_name: str, directory: Path) -> tuple[Symbol, ...]:
+    """The card texts an edit may put on an acting card that the game's vocabulary admits as effects:
+    forbid(K), permit(K), permit(K, Q) and oblige(K) for each action kind K (and condition Q of K)."""
+    from pybridge.vocabulary import Context
+
+    vocabulary = load_game(game_name).vocabulary
+    candidates = []
+    for kind in vocabulary.action_kinds:
+        candidates += [("forbid", kind, None), ("permit", kind, None), ("oblige", kind, None)]
+        candidates += [("permit", kind, q.name) for q in vocabulary.conditions.values() if kind in q.of]
+    admitted = []
+    for effect, what, value in candidates:
+        try:
+            vocabulary.check_effect(effect, what, value, ("effect",), _refuse, Context())
+        except _Refused:
+            continue
+        admitted.append(Function(effect, [Function(what)] + ([Function(value)] if value else [])))
+    return tuple(admitted)
+
+
+class _Refused(Exception):
+    pass
+
+
+def _refuse(message: str, path: tuple) -> None:
+    raise _Refused(message)
+
+
 def _question_facts(viewed: Situation, game: Game, costs: Costs, player: str, action: Symbol,
                     wanted: str, scope: str) -> list[Symbol]:
     from pybridge.facts import situation_facts
@@ -200,6 +233,7 @@ def _question_facts(viewed: Situation, game: Game, costs: Costs, player: str, ac
         facts += [F("whatif_turn_fact", [F(part), w, F(part, [w])]) for w in values]
     facts += [F("whatif_option", [F(name), F(v)]) for name, o in game.options.items() for v in o.values]
     facts += [F("whatif_condition", [F(k), F(q.name)]) for q in vocabulary.conditions.values() for k in q.of]
+    facts += [F("whatif_effect_form", [form]) for form in _effect_forms(game)]
     taken = {e.id for e in viewed.effects}
     for i, card in enumerate(in_scope, 1):
         new_id = next(f"whatif-{n}" for n in range(i, i + len(taken) + 2) if f"whatif-{n}" not in taken)
@@ -222,6 +256,7 @@ def _question_facts(viewed: Situation, game: Game, costs: Costs, player: str, ac
 class _Found(Struct):
     edits: list[Symbol]
     cost: int
+    changed: list[Symbol]
 
 
 def _search(game_name: str, facts: list[Symbol], costs: Costs, top: int,
@@ -240,8 +275,10 @@ def _search(game_name: str, facts: list[Symbol], costs: Costs, top: int,
         best: list[_Found] = []
 
         def on_model(model: clingo.Model) -> None:
-            edits = [s for s in model.symbols(shown=True) if s.name == "whatif_edit"]
-            best[:] = [_Found(sorted(edits), sum(costs.costs[e.arguments[0].name] for e in edits))]
+            shown = model.symbols(shown=True)
+            edits = sorted(s for s in shown if s.name == "whatif_edit")
+            changed = [s for s in shown if s.name == "whatif_changed"]
+            best[:] = [_Found(edits, sum(costs.costs[e.arguments[0].name] for e in edits), changed)]
 
         with ctl.solve(on_model=on_model, async_=True) as handle:
             if not handle.wait(max(0.0, deadline - time.monotonic())):
@@ -252,19 +289,16 @@ def _search(game_name: str, facts: list[Symbol], costs: Costs, top: int,
         if result.unsatisfiable or not best:
             return found, True
         found.append(best[0])
-        _rule_out(ctl, best[0].edits)
+        _rule_out(ctl, best[0].changed)
     return found, False
 
 
-def _rule_out(ctl: clingo.Control, edits: list[Symbol]) -> None:
-    """No later alternative holds all of these edits (a move of a card stands for every move of it)."""
-    literals = []
-    for edit in edits:
-        kind, subject = edit.arguments
-        atom = Function("whatif_moved", [subject.arguments[0]]) if kind.name == "move" else edit
-        literals.append(ctl.symbolic_atoms[atom].literal)
+def _rule_out(ctl: clingo.Control, changed: list[Symbol]) -> None:
+    """No later alternative makes all of these changes (whatif_changed/2: a card moved wherever
+    to, a part of the turn set to whatever value, or the very edit)."""
+    literals = sorted({ctl.symbolic_atoms[atom].literal for atom in changed})
     with ctl.backend() as backend:
-        backend.add_rule([], sorted(set(literals)))
+        backend.add_rule([], literals)
 
 
 # --------------------------------------------------------------------------
@@ -408,7 +442,7 @@ def gives(verdict: Verdict, wanted: str) -> bool:
 
 def whatif(situation: Situation | str | Path, action: str, *, wanted: str | None = None, top: int = 1,
            player: str | None = None, scope: str = "action", write: Path | None = None,
-           time_limit: float | None = None) -> WhatIf:
+           time_limit: float | None = None, name: str | None = None) -> WhatIf:
     """The ``top`` cheapest edits of the situation under which player's ``action`` gets the verdict
     ``wanted`` (default: the other one: illegal for a legal action, legal otherwise), each made as a
     situation and explained again. ``scope``: the cards edits may move or add to, ``action`` (those
@@ -434,7 +468,7 @@ def whatif(situation: Situation | str | Path, action: str, *, wanted: str | None
     now_verdict = current.verdicts[0]
     now = verdict_name(now_verdict)
     wanted = wanted or ("illegal" if now_verdict.verdict == "legal" else "legal")
-    name = str(origin) if not isinstance(origin, Situation) else "<situation>"
+    name = name or (str(origin) if not isinstance(origin, Situation) else "situation")
     if gives(now_verdict, wanted):
         return WhatIf(WHATIF_VERSION, game.name, name, asker, now_verdict.action, now, wanted, [], searched=False,
                       current=current)
@@ -509,3 +543,113 @@ def write_situation(s: Situation, path: Path, action: str, says: list[str]) -> P
     except OSError as exc:
         raise JudgeError(f"cannot write the edited situation: {exc.strerror}", source=str(path)) from None
     return path
+
+
+# --------------------------------------------------------------------------
+# A folder of rulings: the smallest change that makes each ruling fail
+
+
+class RulingChange(Struct, frozen=True):
+    file: str
+    action: str
+    expected: str
+    wanted: str
+    result: WhatIf | None = None
+    error: str | None = None
+
+
+def ruling_questions(s: Situation) -> list[tuple[str, str, str]]:
+    """(action, verdict it is expected to have, verdict that makes the ruling fail) for each verdict a
+    ruling states: an illegal one made legal, a legal or obliged one made illegal."""
+    if s.ruling is None:
+        return []
+    expect = s.ruling.expect
+    questions = [(a, "illegal", "legal") for a in expect.illegal]
+    questions += [(a, "legal", "illegal") for a in expect.legal if a not in expect.obliged]
+    questions += [(a, "obliged", "illegal") for a in expect.obliged]
+    return questions
+
+
+def ruling_files(paths: Iterable[Path]) -> list[Path]:
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise JudgeError("no such file or folder", source=str(path))
+    return found
+
+
+def whatif_rulings(paths: Iterable[Path], *, top: int = 1, scope: str = "action", write: Path | None = None,
+                   time_limit: float | None = None) -> list[RulingChange]:
+    """For every verdict every ruling file states, the cheapest edits that make it fail."""
+    changes = []
+    for path in ruling_files(paths):
+        try:
+            s = load_situation(path)
+        except JudgeError as exc:
+            changes.append(RulingChange(str(path), "", "", "", error=exc.render()))
+            continue
+        for action, expected, wanted in ruling_questions(s):
+            try:
+                result = whatif(s, action, wanted=wanted, top=top, scope=scope, time_limit=time_limit,
+                                write=write, name=str(path))
+                changes.append(RulingChange(str(path), action, expected, wanted, result))
+            except JudgeError as exc:
+                changes.append(RulingChange(str(path), action, expected, wanted, error=exc.render()))
+    return changes
+
+
+# --------------------------------------------------------------------------
+# In words
+
+
+def whatif_text(result: WhatIf, phrases=None) -> str:
+    from pybridge.report import _safe, explain_text
+
+    head = f"{_safe(result.action)} for {_safe(result.player)}: {result.now} now; asked: {result.wanted}"
+    lines = [head, ""]
+    if not result.searched:
+        lines.append(f"It is already {result.wanted}: nothing needs to change.")
+        return "\n".join(lines) + "\n"
+    if not result.alternatives:
+        lines.append("No edit the game declares (whatif.yaml) makes it so.")
+        return "\n".join(lines) + "\n"
+    for rank, alternative in enumerate(result.alternatives, 1):
+        lines.append(f"{rank}. cost {alternative.cost}: " + "; ".join(_safe(e.says) for e in alternative.edits))
+        verdict = alternative.report.verdicts[0]
+        shown = explain_text(alternative.report, verdict, phrases).rstrip("\n").splitlines()
+        lines += [f"   {line}" if line else "" for line in shown]
+        if not alternative.confirmed:
+            lines.append(f"   (explain of the edited situation says {verdict_name(verdict)}, not {result.wanted}: "
+                         "a defect of the search; please report it)")
+        if alternative.file:
+            lines.append(f"   written: {_safe(alternative.file)}")
+        lines.append("")
+    if result.exhausted:
+        lines.append("No further alternative.")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def rulings_text(changes: list[RulingChange]) -> str:
+    from pybridge.report import _safe
+
+    lines = []
+    found = 0
+    for c in changes:
+        if c.error:
+            lines.append(f"{_safe(c.file)}: error: {_safe(c.error)}")
+            continue
+        result = c.result
+        if result is None or not result.alternatives:
+            lines.append(f"{_safe(c.file)}: {_safe(c.action)} stays {c.expected}: no declared edit makes it {c.wanted}")
+            continue
+        found += 1
+        best = result.alternatives[0]
+        lines.append(f"{_safe(c.file)}: {_safe(c.action)} {c.expected} -> {c.wanted} (cost {best.cost}): "
+                     + "; ".join(_safe(e.says) for e in best.edits))
+    lines.append(f"{found} of {sum(1 for c in changes if not c.error)} verdicts have a change that makes "
+                 f"their ruling fail")
+    return "\n".join(lines) + "\n"
