@@ -179,10 +179,11 @@ def resolve(situation: Path, action: str, player: str | None, option_pairs: tupl
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
 @click.option("--scope", type=click.Choice(["action", "board"]), default="action", show_default=True,
               help="The cards edits may move or add to: those the action names, or every card.")
+@click.option("--trees", is_flag=True, help="Text: each new verdict with its full justification graph.")
 @player_opt
 @limit_opt
 def whatif(situation: Path, action: str | None, wanted: str | None, top: int, write_dir: Path | None, fmt: str,
-           scope: str, player: str | None, time_limit: float | None) -> None:
+           scope: str, trees: bool, player: str | None, time_limit: float | None) -> None:
     """The smallest edits of SITUATION under which ACTION gets the verdict asked for, found by the solver
     (costs: asp/<game>/whatif.yaml). Given a folder of rulings (or a ruling file and no ACTION): for every
     verdict a ruling states, the smallest change that makes the ruling fail."""
@@ -198,16 +199,16 @@ def whatif(situation: Path, action: str | None, wanted: str | None, top: int, wr
         changes = search.whatif_rulings([situation], top=top, scope=scope, write=write_dir, time_limit=time_limit)
         click.echo(to_json(changes) if fmt == "json" else search.rulings_text(changes), nl=fmt == "json")
         return
-    s = load_situation(situation)
-    result = search.whatif(s, action, wanted=wanted, top=top, player=player, scope=scope, write=write_dir,
-                           time_limit=time_limit, name=str(situation))
+    result, edited = search.whatif_situations(load_situation(situation), action, wanted=wanted, top=top,
+                                              player=player, scope=scope, write=write_dir,
+                                              time_limit=time_limit, name=str(situation))
     if fmt == "json":
         click.echo(to_json(result))
     elif fmt == "html":
         from pybridge.page.whatif import whatif_page
-        click.echo(whatif_page(s, result), nl=False)
+        click.echo(whatif_page(result, edited), nl=False)
     else:
-        click.echo(search.whatif_text(result, load_game(result.game).phrases), nl=False)
+        click.echo(search.whatif_text(result, load_game(result.game).phrases, trees=trees), nl=False)
 
 
 @cli.command()

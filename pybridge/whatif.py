@@ -38,7 +38,7 @@ from pybridge.compiler import parse_rules
 from pybridge.encodings import asp_root, entry_file
 from pybridge.errors import JudgeError, close_matches
 from pybridge.justify import Report, Verdict
-from pybridge.situation import Card, Cell, Effect, Situation, load_situation
+from pybridge.situation import Cell, Effect, Situation, check_against_game, load_situation
 from pybridge.structs import replace
 from pybridge.terms import text
 from pybridge.viewpoint import project, unknown_card_ids
@@ -205,6 +205,12 @@ def _refuse(message: str, path: tuple) -> None:
     raise _Refused(message)
 
 
+def next_timestamp(viewed: Situation) -> int:
+    """The timestamp of card text an edit adds: after every effect the asker sees (only those: the
+    effects of a card they may not see must not show through it)."""
+    return max((e.timestamp for e in viewed.effects), default=0) + 1
+
+
 def _question_facts(viewed: Situation, game: Game, costs: Costs, player: str, action: Symbol,
                     wanted: str, scope: str) -> list[Symbol]:
     from pybridge.facts import situation_facts
@@ -223,6 +229,7 @@ def _question_facts(viewed: Situation, game: Game, costs: Costs, player: str, ac
     facts += [F("whatif_word", [F("marker"), F(k)]) for k, w in vocabulary.markers.items() if w.modelled]
     facts += [F("whatif_word", [F("protection"), F(k)]) for k, w in vocabulary.protections.items() if w.modelled]
     if game.board is not None:
+        facts.append(F("whatif_columns", [N(game.board.columns)]))
         facts += [F("whatif_word", [F("cell"), F("", [S(p.id), N(x), N(y)])])
                   for p in viewed.players for x in range(1, game.board.columns + 1)
                   for y in range(1, game.board.rows_per_side + 1)]
@@ -239,8 +246,7 @@ def _question_facts(viewed: Situation, game: Game, costs: Costs, player: str, ac
         new_id = next(f"whatif-{n}" for n in range(i, i + len(taken) + 2) if f"whatif-{n}" not in taken)
         taken.add(new_id)
         facts.append(F("whatif_new_effect", [S(card), S(new_id)]))
-    stamps = [e.timestamp for e in viewed.effects]
-    facts.append(F("whatif_next_timestamp", [N(max(stamps, default=0) + 1)]))
+    facts.append(F("whatif_next_timestamp", [N(next_timestamp(viewed))]))
     # A protection printed on a catalogue card is no edit of the situation away.
     for card in viewed.cards:
         entry = game.cards.get(card.card, {}) if card.card else {}
@@ -363,9 +369,10 @@ def word_edit(edit: Symbol, costs: Costs, phrases) -> Edit:
     return Edit(kind, says, cost, None, None if was == "none" else was, becomes)
 
 
-def apply_edits(s: Situation, edits: list[Symbol], real_of: dict[str, str]) -> Situation:
+def apply_edits(s: Situation, edits: list[Symbol], real_of: dict[str, str], stamp: int) -> Situation:
     """The situation with the edits made: cards named by the asker's ids (an unknown card's neutral
-    one) are found by their real ids; the result is validated as any situation file is."""
+    one) are found by their real ids; card text an edit adds gets timestamp ``stamp``. The result is
+    validated as any situation file is."""
     cards = {c.id: c for c in s.cards}
     effects = list(s.effects)
     turn, edition, options = s.turn, s.edition, dict(s.options)
@@ -406,7 +413,6 @@ def apply_edits(s: Situation, edits: list[Symbol], real_of: dict[str, str]) -> S
         elif kind == "add_effect":
             what = args[2]
             value = _effect_value(what.arguments[1]) if len(what.arguments) > 1 else None
-            stamp = max((e.timestamp for e in effects), default=0) + 1
             effects.append(Effect(id=args[0].string, target=card_id(args[1]), kind=what.name,
                                   what=what.arguments[0].name, value=value, timestamp=stamp, constant=False))
         elif kind == "option":
@@ -415,8 +421,10 @@ def apply_edits(s: Situation, edits: list[Symbol], real_of: dict[str, str]) -> S
             edition = args[1].string
         else:
             turn = replace(turn, **{"active" if kind == "active_player" else kind: _value(args[1])})
-    return replace(s, cards=[cards[c.id] for c in s.cards], effects=effects, turn=turn, edition=edition,
-                   options=options, ruling=None)
+    edited = replace(s, cards=[cards[c.id] for c in s.cards], effects=effects, turn=turn, edition=edition,
+                     options=options, ruling=None)
+    check_against_game(edited, source="the edited situation")
+    return edited
 
 
 def _effect_value(symbol: Symbol) -> Any:
@@ -447,6 +455,15 @@ def whatif(situation: Situation | str | Path, action: str, *, wanted: str | None
     ``wanted`` (default: the other one: illegal for a legal action, legal otherwise), each made as a
     situation and explained again. ``scope``: the cards edits may move or add to, ``action`` (those
     it names) or ``board`` (every card); any card may lose a marker, chip, protection or effect."""
+    return whatif_situations(situation, action, wanted=wanted, top=top, player=player, scope=scope, write=write,
+                             time_limit=time_limit, name=name)[0]
+
+
+def whatif_situations(situation: Situation | str | Path, action: str, *, wanted: str | None = None, top: int = 1,
+                      player: str | None = None, scope: str = "action", write: Path | None = None,
+                      time_limit: float | None = None,
+                      name: str | None = None) -> tuple[WhatIf, list[Situation]]:
+    """:func:`whatif`, with each alternative's edited situation (the truth, for its page)."""
     from pybridge import api
 
     origin = situation
@@ -471,26 +488,25 @@ def whatif(situation: Situation | str | Path, action: str, *, wanted: str | None
     name = name or (str(origin) if not isinstance(origin, Situation) else "situation")
     if gives(now_verdict, wanted):
         return WhatIf(WHATIF_VERSION, game.name, name, asker, now_verdict.action, now, wanted, [], searched=False,
-                      current=current)
+                      current=current), []
     viewed = project(s)
     term = api.parse_action(action, game, viewed)
     facts = _question_facts(viewed, game, costs, asker, term, wanted, scope)
     found, exhausted = _search(game.name, facts, costs, top, deadline)
     neutral_of = unknown_card_ids(s, s.viewpoint)
     real_of = {n: r for r, n in neutral_of.items()}
-    alternatives = []
-    for rank, result in enumerate(found, 1):
-        alternatives.append(_alternative(s, game, costs, result, action, real_of, wanted, write, name, rank))
-    return WhatIf(WHATIF_VERSION, game.name, name, asker, now_verdict.action, now, wanted, alternatives,
-                  exhausted=exhausted, current=current)
+    made = [_alternative(s, game, costs, result, action, real_of, wanted, write, name, rank)
+            for rank, result in enumerate(found, 1)]
+    return WhatIf(WHATIF_VERSION, game.name, name, asker, now_verdict.action, now, wanted, [a for a, _ in made],
+                  exhausted=exhausted, current=current), [edited for _, edited in made]
 
 
 def _alternative(s: Situation, game: Game, costs: Costs, found: _Found, action: str, real_of: dict[str, str],
-                 wanted: str, write: Path | None, name: str, rank: int) -> Alternative:
+                 wanted: str, write: Path | None, name: str, rank: int) -> tuple[Alternative, Situation]:
     from pybridge import api
 
     edits = [word_edit(e, costs, game.phrases) for e in found.edits]
-    edited = apply_edits(s, found.edits, real_of)
+    edited = apply_edits(s, found.edits, real_of, next_timestamp(project(s)))
     # An unknown card that moved is named after its new place: the action names it so.
     renamed = {n: unknown_card_ids(edited, s.viewpoint).get(r, n) for n, r in real_of.items()}
     action_now = api._swap_ids(api.normalise_action(action), renamed)
@@ -500,9 +516,9 @@ def _alternative(s: Situation, game: Game, costs: Costs, found: _Found, action: 
     if write is not None:
         file = str(write_situation(edited, Path(write) / f"{Path(name).stem}-whatif-{rank}.yaml",
                                    action_now, [e.says for e in edits]))
-    moved = [[e.card or "", e.was or "", e.becomes or ""] for e in edits if e.kind == "move"]
+    moved = [[renamed.get(e.card or "", e.card or ""), e.was or "", e.becomes or ""] for e in edits if e.kind == "move"]
     return Alternative(found.cost, edits, action_now, verdict.verdict, verdict_name(verdict) == "obliged",
-                       gives(verdict, wanted), report, file, moved)
+                       gives(verdict, wanted), report, file, moved), edited
 
 
 # --------------------------------------------------------------------------
@@ -570,21 +586,11 @@ def ruling_questions(s: Situation) -> list[tuple[str, str, str]]:
     return questions
 
 
-def ruling_files(paths: Iterable[Path]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found += sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise JudgeError("no such file or folder", source=str(path))
-    return found
-
-
 def whatif_rulings(paths: Iterable[Path], *, top: int = 1, scope: str = "action", write: Path | None = None,
                    time_limit: float | None = None) -> list[RulingChange]:
     """For every verdict every ruling file states, the cheapest edits that make it fail."""
+    from pybridge.rulings import ruling_files
+
     changes = []
     for path in ruling_files(paths):
         try:
@@ -606,8 +612,10 @@ def whatif_rulings(paths: Iterable[Path], *, top: int = 1, scope: str = "action"
 # In words
 
 
-def whatif_text(result: WhatIf, phrases=None) -> str:
-    from pybridge.report import _safe, explain_text
+def whatif_text(result: WhatIf, phrases=None, *, trees: bool = False) -> str:
+    """The alternatives, each with its new verdict as check words it (``trees``: with the full
+    justification graph, as explain gives it)."""
+    from pybridge.report import _safe, explain_text, verdict_text
 
     head = f"{_safe(result.action)} for {_safe(result.player)}: {result.now} now; asked: {result.wanted}"
     lines = [head, ""]
@@ -620,7 +628,8 @@ def whatif_text(result: WhatIf, phrases=None) -> str:
     for rank, alternative in enumerate(result.alternatives, 1):
         lines.append(f"{rank}. cost {alternative.cost}: " + "; ".join(_safe(e.says) for e in alternative.edits))
         verdict = alternative.report.verdicts[0]
-        shown = explain_text(alternative.report, verdict, phrases).rstrip("\n").splitlines()
+        shown = explain_text(alternative.report, verdict, phrases).rstrip("\n").splitlines() if trees else \
+            verdict_text(verdict, alternative.report, phrases)
         lines += [f"   {line}" if line else "" for line in shown]
         if not alternative.confirmed:
             lines.append(f"   (explain of the edited situation says {verdict_name(verdict)}, not {result.wanted}: "

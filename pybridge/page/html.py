@@ -62,6 +62,13 @@ def render_page(data: dict[str, Any]) -> str:
     return _document(_title(data), {"mode": "page", "data": data}, ["page.css"], ["page.js"], connect=False)
 
 
+def render_whatif(answer: dict[str, Any]) -> str:
+    """The page of a whatif answer: each alternative's edits and its edited situation's ruling page
+    (:func:`pybridge.page.whatif.whatif_page`)."""
+    title = f"ccg-judge whatif: {answer['action']} as seen by {answer['player']}"
+    return _document(title, {"mode": "whatif", "data": answer}, ["page.css"], ["page.js"], connect=False)
+
+
 def render_playground(start: dict[str, Any]) -> tuple[str, str]:
     """The playground's page and its Content-Security-Policy (sent as a header too).
     ``start`` holds the first text, its judgement and the choices (:mod:`pybridge.serve`)."""
