@@ -30,11 +30,9 @@ from typing import Annotated, Any, Literal
 import clingo
 import msgspec
 from clingo import Function, Number, String, Symbol
-from clingo import ast
 from msgspec import Meta, Struct
 
 from pybridge.catalogue import Game, load_game
-from pybridge.compiler import parse_rules
 from pybridge.encodings import asp_root, entry_file
 from pybridge.errors import JudgeError, close_matches
 from pybridge.justify import Report, Verdict
@@ -131,25 +129,29 @@ def _costs(game_name: str, directory: Path) -> Costs:
 
 
 @functools.cache
-def _program(game_name: str, root: Path) -> tuple[ast.AST, ...]:
-    """The game's rules, asp/core/whatif.lp, and a rule per input predicate p/n,
-    ``p(X1, ..., Xn) :- _in(p(X1, ..., Xn))``: the rules read what holds after the edits."""
+def _bridge(root: Path) -> str:
+    """A rule per input predicate p/n, ``p(X1, ..., Xn) :- _in(p(X1, ..., Xn))``: the rules read what
+    holds after the edits."""
     from pybridge.consistency import input_signatures
 
-    game = load_game(game_name)
-    nodes = [s.node for s in parse_rules(entry_file(game_name, game.entry))]
-    nodes += [s.node for s in parse_rules(root / "core" / "whatif.lp")]
-    bridge = []
+    lines = []
     for name, arity in sorted(input_signatures()):
         args = ", ".join(f"X{i}" for i in range(arity))
-        bridge.append(f"{name}({args}) :- _in({name}({args})).")
-    ast.parse_string("\n".join(bridge), nodes.append)
-    return tuple(nodes)
+        lines.append(f"{name}({args}) :- _in({name}({args})).")
+    return "\n".join(lines) + "\n"
 
 
-def _fact(symbol: Symbol) -> ast.AST:
-    loc = ast.Location(ast.Position("<whatif>", 1, 1), ast.Position("<whatif>", 1, 1))
-    return ast.Rule(loc, ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(ast.SymbolicTerm(loc, symbol))), [])
+def _control(game: Game, facts: list[Symbol]) -> clingo.Control:
+    """The game's rules as plain clingo reads them (main.lp and its includes), asp/core/whatif.lp,
+    the bridge and the question's facts (their text as clingo prints the Symbols)."""
+    from pybridge.solve import render
+
+    ctl = clingo.Control(["--opt-mode=opt", "--opt-strategy=usc"], logger=_log_clingo, message_limit=20)
+    ctl.load(str(entry_file(game.name, game.entry)))
+    ctl.load(str(asp_root() / "core" / "whatif.lp"))
+    ctl.add("base", [], _bridge(asp_root()))
+    ctl.add("base", [], render(facts))
+    return ctl
 
 
 def _log_clingo(code: clingo.MessageCode, message: str) -> None:
@@ -265,16 +267,11 @@ class _Found(Struct):
     changed: list[Symbol]
 
 
-def _search(game_name: str, facts: list[Symbol], costs: Costs, top: int,
+def _search(game: Game, facts: list[Symbol], costs: Costs, top: int,
             deadline: float) -> tuple[list[_Found], bool]:
     """Up to ``top`` cheapest edit sets, each not a superset of an earlier one; and whether the
     neighbourhood had no more."""
-    ctl = clingo.Control(["--opt-mode=opt"], logger=_log_clingo, message_limit=20)
-    with ast.ProgramBuilder(ctl) as builder:
-        for node in _program(game_name, asp_root()):
-            builder.add(node)
-        for symbol in facts:
-            builder.add(_fact(symbol))
+    ctl = _control(game, facts)
     ctl.ground([("base", [])])
     found: list[_Found] = []
     while len(found) < top:
@@ -492,7 +489,7 @@ def whatif_situations(situation: Situation | str | Path, action: str, *, wanted:
     viewed = project(s)
     term = api.parse_action(action, game, viewed)
     facts = _question_facts(viewed, game, costs, asker, term, wanted, scope)
-    found, exhausted = _search(game.name, facts, costs, top, deadline)
+    found, exhausted = _search(game, facts, costs, top, deadline)
     neutral_of = unknown_card_ids(s, s.viewpoint)
     real_of = {n: r for r, n in neutral_of.items()}
     made = [_alternative(s, game, costs, result, action, real_of, wanted, write, name, rank)

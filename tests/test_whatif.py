@@ -1,0 +1,206 @@
+"""whatif: the cheapest edits that flip a verdict, found by the solver; each alternative, written as
+a situation file, gets the promised verdict from a plain ``check``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from pybridge import api
+from pybridge.encodings import asp_root, use_asp_root
+from pybridge.errors import JudgeError
+from pybridge.rulings import ruling_files
+from pybridge.schemas import schema_files
+from pybridge.situation import load_situation
+from pybridge.whatif import WHATIF_VERSION, ruling_questions, whatif, whatif_rulings
+
+ROOT = Path(__file__).resolve().parent.parent
+RULINGS = ROOT / "tests" / "rulings"
+BERSERK = RULINGS / "berserk"
+
+
+def _rerun_verdict(path: str, player: str, action: str) -> str:
+    """The action's verdict as a plain check of the written file gives it (obliged: legal and bound)."""
+    report = api.check(path)
+    verdict = report.verdict(player, api.normalise_action(action))
+    if verdict is None:
+        return "impossible"
+    return "obliged" if verdict.verdict == "legal" and verdict.obligations else verdict.verdict
+
+
+def _promised(alternative, wanted: str, player: str) -> None:
+    assert alternative.confirmed, alternative.edits
+    assert _rerun_verdict(alternative.file, player, alternative.action) == wanted, (alternative.file, alternative.edits)
+
+
+# --------------------------------------------------------------------------
+# The property over the ruling files: every alternative printed, rerun with check, gives the promised
+# verdict. CCG_JUDGE_WHATIF_TOP sets how many alternatives each verdict gets (default 2).
+
+TOP = int(os.environ.get("CCG_JUDGE_WHATIF_TOP", "2"))
+QUESTIONS = [(path, action, expected, wanted) for path in ruling_files([RULINGS])
+             for action, expected, wanted in ruling_questions(load_situation(path))]
+
+
+@pytest.mark.parametrize("path, action, expected, wanted", QUESTIONS,
+                         ids=[f"{p.relative_to(RULINGS)}:{a}" for p, a, _, _ in QUESTIONS])
+def test_every_alternative_rerun_with_check_gives_the_promised_verdict(path, action, expected, wanted, tmp_path):
+    s = load_situation(path)
+    result = whatif(s, action, wanted=wanted, top=TOP, write=tmp_path, name=str(path))
+    assert result.now == expected
+    costs = [a.cost for a in result.alternatives]
+    assert costs == sorted(costs)
+    seen: list[set[str]] = []
+    for alternative in result.alternatives:
+        _promised(alternative, wanted, result.player)
+        says = {e.says for e in alternative.edits}
+        assert not any(earlier <= says for earlier in seen), "an alternative holds all of an earlier one's edits"
+        seen.append(says)
+
+
+def test_most_ruling_verdicts_have_a_flipping_edit():
+    """The declared edits reach nearly every verdict the rulings state (a guard that the search is
+    not quietly finding nothing): counted over a sample of the Berserk 107 rulings."""
+    changes = whatif_rulings([BERSERK / "107"], top=1)
+    assert changes and all(c.error is None for c in changes)
+    found = [c for c in changes if c.result.alternatives]
+    assert len(found) == len(changes)
+
+
+# --------------------------------------------------------------------------
+# What it finds
+
+
+def test_a_closed_attacker_is_opened_and_the_edit_is_the_cheapest():
+    result = whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)", top=2)
+    assert (result.now, result.wanted) == ("illegal", "legal")
+    best = result.alternatives[0]
+    assert [(e.kind, e.card) for e in best.edits] == [("open", "vail")] and best.cost == 1
+    assert best.verdict == "legal" and best.confirmed
+    assert "open vail" in best.edits[0].says
+
+
+def test_a_shot_at_a_neighbour_is_made_legal_by_the_shortest_move():
+    result = whatif(BERSERK / "107" / "107.5-example-2.yaml", "shot(elf, foe)", top=3)
+    moves = [a.edits[0] for a in result.alternatives if a.edits[0].kind == "move"]
+    assert {m.card for m in moves} == {"elf", "foe"}
+    elf = next(m for m in moves if m.card == "elf")
+    assert (elf.was, elf.becomes) == ("p1:3.1", "p1:3.2")  # one row back, the nearest free cell
+    assert result.alternatives[-1].edits[0].kind == "option"  # a reading of the rules costs more
+
+
+def test_a_turn_that_is_not_the_players_becomes_theirs():
+    result = whatif(BERSERK / "107" / "107.2-not-own-turn.yaml", "strike_attack(vail, foe)")
+    assert result.now == "impossible"
+    assert [e.kind for e in result.alternatives[0].edits] == ["active_player"]
+
+
+def test_an_obligation_is_searched_for():
+    path = BERSERK / "107" / "107.2-closed.yaml"
+    result = whatif(path, "strike_attack(vail, foe)", wanted="obliged")
+    best = result.alternatives[0]
+    assert best.confirmed and best.obliged
+    assert any(e.kind == "add_effect" and "oblige" in (e.becomes or "") for e in best.edits)
+
+
+def test_magic_removes_the_effect_that_bars_a_cast(tmp_path):
+    path = RULINGS / "mtg" / "regressions" / "cant-be-cast.yaml"
+    result = whatif(path, "cast(barred, p1)", write=tmp_path)
+    best = result.alternatives[0]
+    assert [e.kind for e in best.edits] == ["remove_effect"]
+    _promised(best, "legal", result.player)
+
+
+def test_an_action_that_already_has_the_verdict_needs_no_edit():
+    result = whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)", wanted="illegal")
+    assert not result.searched and result.alternatives == []
+
+
+# --------------------------------------------------------------------------
+# Costs are the game's data
+
+
+def _rules_copy(tmp_path: Path) -> Path:
+    copy = tmp_path / "asp"
+    shutil.copytree(asp_root(), copy)
+    return copy
+
+
+def test_costs_are_read_from_the_games_file(tmp_path):
+    copy = _rules_copy(tmp_path)
+    costs = copy / "berserk" / "whatif.yaml"
+    data = yaml.safe_load(costs.read_text(encoding="utf-8"))
+    data["costs"]["open"] = 20
+    costs.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with use_asp_root(copy):
+        result = whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)")
+    assert [e.kind for e in result.alternatives[0].edits] == ["add_effect"]
+
+
+def test_an_edit_left_out_of_the_costs_is_never_made(tmp_path):
+    copy = _rules_copy(tmp_path)
+    costs = copy / "berserk" / "whatif.yaml"
+    data = yaml.safe_load(costs.read_text(encoding="utf-8"))
+    del data["costs"]["move"]
+    costs.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with use_asp_root(copy):
+        result = whatif(BERSERK / "107" / "107.5-example-2.yaml", "shot(elf, foe)", top=3)
+    assert all(e.kind != "move" for a in result.alternatives for e in a.edits)
+
+
+def test_a_misspelt_kind_of_edit_is_refused_with_the_nearest(tmp_path):
+    copy = _rules_copy(tmp_path)
+    (copy / "berserk" / "whatif.yaml").write_text("costs:\n  mvoe: 1\n", encoding="utf-8")
+    with use_asp_root(copy), pytest.raises(JudgeError, match="unknown kind of edit 'mvoe'; did you mean 'move'"):
+        whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)")
+
+
+def test_a_bad_goal_is_refused():
+    with pytest.raises(JudgeError, match="--to must be one of legal, illegal, obliged, got 'legl'"):
+        whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)", wanted="legl")
+
+
+# --------------------------------------------------------------------------
+# The command
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pybridge", "whatif", *args], capture_output=True, text=True,
+                          cwd=ROOT)
+
+
+def test_command_json_conforms_to_its_schema_and_the_written_file_reruns(tmp_path):
+    path = BERSERK / "107" / "107.5-example-2.yaml"
+    run = _run(str(path), "shot(elf, foe)", "--top", "3", "--write", str(tmp_path), "--format", "json")
+    assert run.returncode == 0, run.stderr
+    answer = json.loads(run.stdout)
+    jsonschema.validate(answer, json.loads(schema_files()[f"whatif-v{WHATIF_VERSION}.json"]))
+    assert len(answer["alternatives"]) == 3
+    for alternative in answer["alternatives"]:
+        checked = subprocess.run([sys.executable, "-m", "pybridge", "check", alternative["file"], "--json"],
+                                 capture_output=True, text=True, cwd=ROOT, check=True)
+        verdicts = {v["action"]: v["verdict"] for v in json.loads(checked.stdout)["verdicts"]}
+        assert verdicts[alternative["action"]] == "legal"
+
+
+def test_command_over_a_folder_of_rulings(tmp_path):
+    run = _run(str(BERSERK / "107"))
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert any("107.2-closed.yaml: strike_attack(vail, foe) illegal -> legal (cost 1): open vail" in line
+               for line in lines)
+    assert lines[-1].endswith("verdicts have a change that makes their ruling fail")
+
+
+def test_command_refuses_a_folder_with_an_action():
+    run = _run(str(BERSERK / "107"), "shot(elf, foe)")
+    assert run.returncode == 2 and "a folder of rulings takes no ACTION" in run.stderr
+    assert "Traceback" not in run.stderr
