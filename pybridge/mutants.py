@@ -40,8 +40,8 @@ from pybridge.encodings import asp_root, banner_id, known_games
 from pybridge.errors import JudgeError
 
 OPERATORS = ("drop-rule", "drop-literal", "negate-literal", "swap-comparison", "change-constant")
-# Files of the rules base that are not rules (the consistency search's own programs).
-NOT_RULES = ("generator.lp", "invariants.lp")
+# Files of the rules base that are not rules (the consistency search's and whatif's own programs).
+NOT_RULES = ("generator.lp", "invariants.lp", "whatif.lp")
 
 _SWAPPED = {
     ast.ComparisonOperator.LessThan: ast.ComparisonOperator.LessEqual,

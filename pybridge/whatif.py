@@ -44,7 +44,7 @@ from pybridge.viewpoint import project, unknown_card_ids
 WHATIF_VERSION = 1
 GOALS = ("legal", "illegal", "obliged")
 # The kinds of edit asp/core/whatif.lp makes (whatif_edit/2), each worded and made below.
-EDIT_KINDS = ("move", "open", "close", "remove_marker", "add_marker", "remove_chip", "remove_protection",
+EDIT_KINDS = ("move", "open", "close", "arrived", "remove_marker", "add_marker", "remove_chip", "remove_protection",
               "add_protection", "remove_effect", "add_effect", "stage", "phase", "step", "active_player",
               "edition", "option")
 TURN_PARTS = ("stage", "phase", "step", "active_player", "edition")
@@ -332,6 +332,10 @@ def word_edit(edit: Symbol, costs: Costs, phrases) -> Edit:
     if kind in ("open", "close"):
         card = args[0].string
         return Edit(kind, f"{'open' if kind == 'open' else 'close'} {card}", cost, card)
+    if kind == "arrived":
+        card, was, becomes = args[0].string, args[1].number, args[2].number
+        return Edit(kind, f"let {card} have come under its controller's control on turn {becomes} (not {was})",
+                    cost, card, str(was), str(becomes))
     if kind in ("remove_marker", "remove_chip"):
         card, what, count = args[0].string, args[1].name, args[2].number
         noun = "marker" if kind == "remove_marker" else "chip"
@@ -391,6 +395,8 @@ def apply_edits(s: Situation, edits: list[Symbol], real_of: dict[str, str], stam
                                       side=None if side.string == card.controller else side.string))
         elif kind in ("open", "close"):
             change(args[0], open=kind == "open")
+        elif kind == "arrived":
+            change(args[0], arrived=args[2].number)
         elif kind in ("remove_marker", "remove_chip", "add_marker"):
             field = "chips" if kind == "remove_chip" else "markers"
             counts = dict(getattr(cards[card_id(args[0])], field))
