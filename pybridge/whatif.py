@@ -578,14 +578,16 @@ class RulingChange(Struct, frozen=True):
 
 
 def ruling_questions(s: Situation) -> list[tuple[str, str, str]]:
-    """(action, verdict it is expected to have, verdict that makes the ruling fail) for each verdict a
-    ruling states: an illegal one made legal, a legal or obliged one made illegal."""
+    """(action, what the ruling says of it, the verdict that makes the ruling fail) for each verdict a
+    ruling states: an illegal action made legal, a legal one illegal, one it says is obliged made
+    illegal, one it says is not obliged (``obliged: {action: []}``) made obliged."""
     if s.ruling is None:
         return []
     expect = s.ruling.expect
+    bound = {a for a, cites in expect.obliged.items() if cites}
     questions = [(a, "illegal", "legal") for a in expect.illegal]
-    questions += [(a, "legal", "illegal") for a in expect.legal if a not in expect.obliged]
-    questions += [(a, "obliged", "illegal") for a in expect.obliged]
+    questions += [(a, "obliged" if a in bound else "legal", "illegal") for a in expect.legal]
+    questions += [(a, "not obliged", "obliged") for a, cites in expect.obliged.items() if not cites]
     return questions
 
 
