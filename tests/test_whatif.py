@@ -209,3 +209,40 @@ def test_command_refuses_a_folder_with_an_action():
     run = _run(str(BERSERK / "107"), "shot(elf, foe)")
     assert run.returncode == 2 and "a folder of rulings takes no ACTION" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+# --------------------------------------------------------------------------
+# An opponent's hidden card
+
+
+HIDDEN_TARGET = {
+    "game": "berserk", "viewpoint": "p1", "players": [{"id": "p1", "first": True}, {"id": "p2"}],
+    "turn": {"number": 3, "active": "p1", "stage": "main", "phase": "choice"},
+    "cards": [
+        {"id": "archer", "name": "Archer", "controller": "p1", "cell": {"column": 3, "row": 1},
+         "properties": {"type": "creature", "element": "forest"},
+         "features": [{"shot": {"damage": 2, "range": 2, "cost": "tap"}}]},
+        {"id": "secret", "card": "Вайл", "controller": "p2", "cell": {"column": 3, "row": 3}, "hidden": True,
+         "protections": ["shot"]},
+    ],
+}
+
+
+def test_an_unknown_card_moves_by_its_place_and_the_action_follows_it(tmp_path):
+    """p2's hidden card, out of the archer's range, may be moved (every card in scope): the edit and
+    the new action name it by its place, nothing names what it is, and the file, which holds the
+    truth the asker gave, reruns with the promised verdict."""
+    from pybridge.report import to_json
+    from pybridge.situation import situation_from_data
+    from pybridge.whatif import whatif_text
+
+    s = situation_from_data(HIDDEN_TARGET)
+    result = whatif(s, "shot(archer, hidden@p2:3.3)", top=3, scope="board", write=tmp_path)
+    moved = next(a for a in result.alternatives if a.edits[0].card == "hidden@p2:3.3")
+    assert moved.edits[0].says == "move hidden@p2:3.3 from cell p2:3.3 to cell p2:3.2"
+    assert moved.action == "shot(archer, hidden@p2:3.2)" and moved.moved == [["hidden@p2:3.2", "p2:3.3", "p2:3.2"]]
+    _promised(moved, "legal", "p1")
+    told = whatif_text(result) + to_json(result).replace(str(tmp_path), "")
+    assert "secret" not in told and "Вайл" not in told
+    written = yaml.safe_load(Path(moved.file).read_text(encoding="utf-8"))
+    assert next(c for c in written["cards"] if c["id"] == "secret")["cell"] == {"column": 3, "row": 2}
