@@ -311,3 +311,16 @@ def resolve(situation: Situation | str | Path, action: str, *, player: str | Non
         truth = declared.verdict(s.viewpoint, real_action)
     return build_resolution(truth, game, rules, player=s.viewpoint, declared=verdict.action, action=real_action,
                             revealed=revealed), declared
+
+
+def whatif(situation: Situation | str | Path, action: str, *, wanted: str | None = None, top: int = 1,
+           player: str | None = None, scope: str = "action", write: Path | None = None,
+           time_limit: float | None = None):
+    """The ``top`` cheapest edits of the situation under which the action gets the verdict ``wanted``
+    (legal, illegal or obliged; default: the other one), found by the solver; each alternative with
+    its edits in words, its new verdict explained, and the edited situation (written to ``write``).
+    See :mod:`pybridge.whatif`."""
+    from pybridge.whatif import whatif as search  # only this question needs the neighbourhood search
+
+    return search(situation, action, wanted=wanted, top=top, player=player, scope=scope, write=write,
+                  time_limit=time_limit)

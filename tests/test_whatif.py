@@ -85,7 +85,7 @@ def test_most_ruling_verdicts_have_a_flipping_edit():
 
 
 def test_a_closed_attacker_is_opened_and_the_edit_is_the_cheapest():
-    result = whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)", top=2)
+    result = api.whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)", top=2)
     assert (result.now, result.wanted) == ("illegal", "legal")
     best = result.alternatives[0]
     assert [(e.kind, e.card) for e in best.edits] == [("open", "vail")] and best.cost == 1

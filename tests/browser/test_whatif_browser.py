@@ -44,4 +44,4 @@ def test_whatif_page_draws_a_moved_card_at_both_places(page, tmp_path, screensho
             assert float(there.evaluate("node => getComputedStyle(node).opacity")) < 1
         # the verdict of the edited situation is drawn, opened
         assert section.locator(".verdict").count() == len(data["alternatives"][i]["page"]["verdicts"])
-    screenshot(page, "whatif")
+    screenshot(page, "whatif", full_page=False)  # the first alternative: docs/whatif.png
