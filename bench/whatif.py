@@ -107,9 +107,9 @@ def main() -> None:
             cpus = [median(times[k], 1) for k in ("check", "top 1", "top 3")]
             (cold_check, cold_check_cpu), (cold_whatif, cold_whatif_cpu) = cold(data, action)
             found = len(whatif(s, action, top=3).alternatives)
-            print(f"| {args.cards} cards, {hidden} hidden | `{action}` | {verdict} | {found} | {check:.0f} ({cpus[0]:.0f}) | "
-                  f"{one:.0f} ({cpus[1]:.0f}) | {one / check:.1f}x | {three:.0f} ({cpus[2]:.0f}) | "
-                  f"{three / check:.1f}x | {cold_check:.0f} ({cold_check_cpu:.0f}) | "
+            print(f"| {args.cards} cards, {hidden} hidden | `{action}` | {verdict} | {found} | "
+                  f"{check:.0f} ({cpus[0]:.0f}) | {one:.0f} ({cpus[1]:.0f}) | {one / check:.1f}x | "
+                  f"{three:.0f} ({cpus[2]:.0f}) | {three / check:.1f}x | {cold_check:.0f} ({cold_check_cpu:.0f}) | "
                   f"{cold_whatif:.0f} ({cold_whatif_cpu:.0f}) |", flush=True)
     print(f"\nwall ms (CPU ms), medians of {args.repeat} runs in turns; found: alternatives of a top-3 search; "
           "cold: one run each in a new process")
