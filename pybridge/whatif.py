@@ -416,6 +416,7 @@ def apply_edits(s: Situation, edits: list[Symbol], real_of: dict[str, str], stam
         elif kind == "add_effect":
             what = args[2]
             value = _effect_value(what.arguments[1]) if len(what.arguments) > 1 else None
+            effects = _make_room(effects, args[0].string)
             effects.append(Effect(id=args[0].string, target=card_id(args[1]), kind=what.name,
                                   what=what.arguments[0].name, value=value, timestamp=stamp, constant=False))
         elif kind == "option":
@@ -428,6 +429,15 @@ def apply_edits(s: Situation, edits: list[Symbol], real_of: dict[str, str], stam
                      options=options, ruling=None)
     check_against_game(edited, source="the edited situation")
     return edited
+
+
+def _make_room(effects: list[Effect], new_id: str) -> list[Effect]:
+    """The effects, one the new id would clash with renamed. The search chose the id apart from every
+    effect the asker sees, so a clash is with one they do not (made by a card they may not see): it
+    takes another id, which they never see either, and the new effect keeps the id the search said."""
+    ids = {e.id for e in effects}
+    spare = next(f"{new_id}~{n}" for n in range(1, len(ids) + 2) if f"{new_id}~{n}" not in ids)
+    return [replace(e, id=spare) if e.id == new_id else e for e in effects]
 
 
 def _effect_value(symbol: Symbol) -> Any:
