@@ -3,13 +3,13 @@ becomes the one asked for (``ccg-judge whatif``).
 
 The solver does the search. The situation's facts, projected onto the asking player's view as
 ``check`` projects them, are given to the game's rules as defaults (``given/1``) that edits may
-take away or add to (``asp/core/whatif.lp``): move a card to another cell, open or close it, put
-on or take off a marker, chip or protection, take an effect away or put card text on the acting
-card, change the turn's stage, phase, step or active player, the edition or an interpretation
-option. Each edit costs what the game declares (``asp/<game>/whatif.yaml``) and clingo's
+take away or add to (``asp/core/whatif.lp``): move a card to another cell, open or close it, let
+it arrive on another turn, put on or take off a marker, chip or protection, take an effect away or
+put card text on the acting card, change the turn's stage, phase, step or active player, the
+edition or an interpretation option. Each edit costs what the game declares (``asp/<game>/whatif.yaml``) and clingo's
 optimisation returns the cheapest set; each further alternative is the cheapest one that is not
-a superset of one already found (moves of a card count as one, so that the next alternative is not
-the same move a cell further).
+a superset of one already found (the moves of a card count as one change, so that the next
+alternative is not the same move a cell further).
 
 Every alternative is then made as a situation: the same edits on the situation itself (an
 opponent's hidden card, which the asker knows only by its place, keeps its identity; only its
@@ -47,7 +47,6 @@ GOALS = ("legal", "illegal", "obliged")
 EDIT_KINDS = ("move", "open", "close", "arrived", "remove_marker", "add_marker", "remove_chip", "remove_protection",
               "add_protection", "remove_effect", "add_effect", "stage", "phase", "step", "active_player",
               "edition", "option")
-TURN_PARTS = ("stage", "phase", "step", "active_player", "edition")
 DEFAULT_TIME_LIMIT = 30.0
 
 
@@ -107,8 +106,13 @@ def _costs(game_name: str, directory: Path) -> Costs:
     path = directory / "whatif.yaml"
     if not path.is_file():
         raise JudgeError(f"{game_name} declares no edits for whatif (asp/{game_name}/whatif.yaml)", field="--game")
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    costs = data.get("costs") or {}
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise JudgeError(f"not valid YAML: {exc}", source=str(path)) from None
+    costs = data.get("costs") if isinstance(data, dict) else None
+    if not isinstance(costs, dict):
+        raise JudgeError("expected a mapping with costs: {kind of edit: cost, ...}", source=str(path), field="costs")
     for kind, cost in costs.items():
         if kind not in EDIT_KINDS:
             close = close_matches(str(kind), EDIT_KINDS, n=1, cutoff=0.5)
@@ -121,7 +125,14 @@ def _costs(game_name: str, directory: Path) -> Costs:
     if unknown:
         raise JudgeError(f"unknown key {unknown[0]!r}; expected costs or in_play", source=str(path),
                          field=unknown[0])
-    return Costs(dict(costs), tuple(data.get("in_play") or ()))
+    in_play = data.get("in_play") or []
+    zones = load_game(game_name).zones
+    for i, zone in enumerate(in_play if isinstance(in_play, list) else [in_play]):
+        if zone not in zones:
+            close = close_matches(str(zone), zones, n=1, cutoff=0.5)
+            hint = f"; did you mean {close[0]!r}?" if close else f"; the zones are {', '.join(zones)}"
+            raise JudgeError(f"unknown zone {zone!r}{hint}", source=str(path), field=f"in_play[{i}]")
+    return Costs(dict(costs), tuple(in_play))
 
 
 # --------------------------------------------------------------------------

@@ -161,11 +161,20 @@ def test_an_edit_left_out_of_the_costs_is_never_made(tmp_path):
     assert all(e.kind != "move" for a in result.alternatives for e in a.edits)
 
 
-def test_a_misspelt_kind_of_edit_is_refused_with_the_nearest(tmp_path):
+@pytest.mark.parametrize("text, message", [
+    ("costs:\n  mvoe: 1\n", "field costs.mvoe: unknown kind of edit 'mvoe'; did you mean 'move'?"),
+    ("costs:\n  move: 0\n", "field costs.move: the cost of an edit must be a whole number of 1 or more, got 0"),
+    ("costs: 3\n", "field costs: expected a mapping with costs"),
+    ("costs: {move: 1}\nin_play: [battlefeld]\n", "field in_play[0]: unknown zone 'battlefeld'; did you mean 'battlefield'?"),
+    ("costs: {move: 1}\ncosts_extra: 1\n", "field costs_extra: unknown key 'costs_extra'"),
+    ("costs: [\n", "not valid YAML"),
+])
+def test_a_bad_costs_file_is_refused_in_one_line(tmp_path, text, message):
     copy = _rules_copy(tmp_path)
-    (copy / "berserk" / "whatif.yaml").write_text("costs:\n  mvoe: 1\n", encoding="utf-8")
-    with use_asp_root(copy), pytest.raises(JudgeError, match="unknown kind of edit 'mvoe'; did you mean 'move'"):
+    (copy / "berserk" / "whatif.yaml").write_text(text, encoding="utf-8")
+    with use_asp_root(copy), pytest.raises(JudgeError) as refused:
         whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)")
+    assert message in refused.value.render() and "whatif.yaml" in refused.value.render()
 
 
 def test_a_bad_goal_is_refused():
