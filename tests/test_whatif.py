@@ -165,7 +165,8 @@ def test_an_edit_left_out_of_the_costs_is_never_made(tmp_path):
     ("costs:\n  mvoe: 1\n", "field costs.mvoe: unknown kind of edit 'mvoe'; did you mean 'move'?"),
     ("costs:\n  move: 0\n", "field costs.move: the cost of an edit must be a whole number of 1 or more, got 0"),
     ("costs: 3\n", "field costs: expected a mapping with costs"),
-    ("costs: {move: 1}\nin_play: [battlefeld]\n", "field in_play[0]: unknown zone 'battlefeld'; did you mean 'battlefield'?"),
+    ("costs: {move: 1}\nin_play: [battlefeld]\n",
+     "field in_play[0]: unknown zone 'battlefeld'; did you mean 'battlefield'?"),
     ("costs: {move: 1}\ncosts_extra: 1\n", "field costs_extra: unknown key 'costs_extra'"),
     ("costs: [\n", "not valid YAML"),
 ])
