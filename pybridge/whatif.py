@@ -74,6 +74,9 @@ class Alternative(Struct, frozen=True):
     file: Annotated[str | None, Meta(description="Where the edited situation was written (--write).")] = None
     moved: Annotated[list[list[str]], Meta(
         description="Cards moved: [card, cell it was in, cell it is in], cells as side:column.row.")] = []
+    assumed: Annotated[list[str], Meta(
+        description="No edit: the treatment of an opponent's hidden card the new verdict rests on (532.6), "
+                    "in words, with the clause that allows it.")] = []
 
 
 class WhatIf(Struct, frozen=True):
@@ -332,6 +335,11 @@ def _kind_words(kind: Symbol, phrases) -> str:
     return say_term(text(kind), phrases)
 
 
+def _term(written: str) -> Symbol:
+    """A term as a report writes it (``element(dark)``) as a Symbol, for its wording."""
+    return clingo.parse_term(written)
+
+
 def word_edit(edit: Symbol, costs: Costs, phrases) -> Edit:
     """An edit as a player reads it; cards by the names the asking player knows them by."""
     kind, x = edit.arguments[0].name, edit.arguments[1]
@@ -541,8 +549,11 @@ def _alternative(s: Situation, game: Game, costs: Costs, found: _Found, action: 
         file = str(write_situation(edited, Path(write) / f"{Path(name).stem}-whatif-{rank}.yaml",
                                    action_now, [e.says for e in edits]))
     moved = [[renamed.get(e.card or "", e.card or ""), e.was or "", e.becomes or ""] for e in edits if e.kind == "move"]
+    assumed = [f"treat {t.card} as {'having' if t.value == 'has' else 'lacking'} "
+               f"{_kind_words(_term(t.property), game.phrases)} "
+               f"({t.clause} allows it)" for t in verdict.treatment]
     return Alternative(found.cost, edits, action_now, verdict.verdict, verdict_name(verdict) == "obliged",
-                       gives(verdict, wanted), report, file, moved), edited
+                       gives(verdict, wanted), report, file, moved, assumed), edited
 
 
 # --------------------------------------------------------------------------
@@ -653,6 +664,7 @@ def whatif_text(result: WhatIf, phrases=None, *, trees: bool = False) -> str:
         return "\n".join(lines) + "\n"
     for rank, alternative in enumerate(result.alternatives, 1):
         lines.append(f"{rank}. cost {alternative.cost}: " + "; ".join(_safe(e.says) for e in alternative.edits))
+        lines += [f"   and, no edit: {_safe(words)}" for words in alternative.assumed]
         verdict = alternative.report.verdicts[0]
         shown = explain_text(alternative.report, verdict, phrases).rstrip("\n").splitlines() if trees else \
             verdict_text(verdict, alternative.report, phrases)

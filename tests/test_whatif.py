@@ -258,3 +258,21 @@ def test_an_unknown_card_moves_by_its_place_and_the_action_follows_it(tmp_path):
     assert "secret" not in told and "Вайл" not in told
     written = yaml.safe_load(Path(moved.file).read_text(encoding="utf-8"))
     assert next(c for c in written["cards"] if c["id"] == "secret")["cell"] == {"column": 3, "row": 2}
+
+
+def test_a_treatment_of_a_hidden_card_is_said_as_such():
+    """The archer, a row nearer, reaches the hidden card only with its range bonus against dark cards,
+    which 532.6-2 lets p1 assume of it: the alternative says the treatment, and that it is no edit."""
+    from pybridge.situation import situation_from_data
+    from pybridge.whatif import whatif_text
+
+    data = {**HIDDEN_TARGET, "cards": [
+        {**HIDDEN_TARGET["cards"][0], "cell": {"column": 3, "row": 3},
+         "features": [{"shot": {"damage": 2, "range": 1, "cost": "tap"}},
+                      {"range_bonus_against": {"ability": "shot", "amount": 3, "element": "dark"}}]},
+        {**HIDDEN_TARGET["cards"][1], "protections": []}]}
+    result = whatif(situation_from_data(data), "shot(archer, hidden@p2:3.3)")
+    best = result.alternatives[0]
+    assert best.edits[0].kind == "move" and best.report.verdicts[0].certainty == "some"
+    assert best.assumed == ["treat hidden@p2:3.3 as having the element dark (532.6-2 allows it)"]
+    assert "and, no edit: treat hidden@p2:3.3 as having the element dark" in whatif_text(result)

@@ -22,7 +22,7 @@ def whatif_page(answer: WhatIf, edited: list[Situation]) -> str:
         data = page_data(viewed, alternative.report, game, selected=0)
         data["moved"] = [{"card": card, "from": _cell(was)} for card, was, _ in alternative.moved]
         alternatives.append({"cost": alternative.cost, "edits": [{"says": e.says} for e in alternative.edits],
-                             "page": data})
+                             "assumed": alternative.assumed, "page": data})
     return render_whatif({"action": answer.action, "player": answer.player, "now": answer.now,
                           "wanted": answer.wanted, "searched": answer.searched, "alternatives": alternatives})
 

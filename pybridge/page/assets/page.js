@@ -432,6 +432,9 @@
       box.appendChild(el("h2", null, (i + 1) + ". cost " + alternative.cost));
       var edits = el("ul", "whatif-edits");
       alternative.edits.forEach(function (edit) { edits.appendChild(el("li", null, edit.says)); });
+      alternative.assumed.forEach(function (words) {
+        edits.appendChild(el("li", "assumed", "and, no edit: " + words));
+      });
       box.appendChild(edits);
       var ruling = el("div", "whatif-ruling");
       box.appendChild(ruling);
