@@ -276,3 +276,10 @@ def test_a_treatment_of_a_hidden_card_is_said_as_such():
     assert best.edits[0].kind == "move" and best.report.verdicts[0].certainty == "some"
     assert best.assumed == ["treat hidden@p2:3.3 as having the element dark (532.6-2 allows it)"]
     assert "and, no edit: treat hidden@p2:3.3 as having the element dark" in whatif_text(result)
+
+
+def test_command_html_is_one_self_contained_page():
+    run = _run(str(BERSERK / "107" / "107.5-example-2.yaml"), "shot(elf, foe)", "--format", "html")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("<!DOCTYPE html>") and '"mode":"whatif"' in run.stdout
+    assert "connect-src 'none'" in run.stdout
