@@ -33,8 +33,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]  # this checkout's pybridge, the
 from boards import board  # noqa: E402
 
 from pybridge import api  # noqa: E402
-from pybridge.situation import situation_from_data  # noqa: E402
-from pybridge.whatif import whatif  # noqa: E402
+from pybridge.api import whatif  # noqa: E402
+from pybridge.input.situation import situation_from_data  # noqa: E402
 
 HIDDEN = (0, 3, 8)
 

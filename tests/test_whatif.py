@@ -15,12 +15,14 @@ import pytest
 import yaml
 
 from pybridge import api
-from pybridge.encodings import asp_root, use_asp_root
+from pybridge.game.encodings import asp_root, use_asp_root
 from pybridge.errors import JudgeError
-from pybridge.rulings import ruling_files
-from pybridge.schemas import schema_files
-from pybridge.situation import load_situation
-from pybridge.whatif import WHATIF_VERSION, ruling_questions, whatif, whatif_rulings
+from pybridge.api import whatif
+from pybridge.input.situation import load_situation
+from pybridge.report.schemas import schema_files
+from pybridge.report.whatif import WHATIF_VERSION
+from pybridge.tools.rulings import ruling_files
+from pybridge.tools.whatif import ruling_questions, whatif_rulings
 
 ROOT = Path(__file__).resolve().parent.parent
 RULINGS = ROOT / "tests" / "rulings"
@@ -244,9 +246,9 @@ def test_an_unknown_card_moves_by_its_place_and_the_action_follows_it(tmp_path):
     """p2's hidden card, out of the archer's range, may be moved (every card in scope): the edit and
     the new action name it by its place, nothing names what it is, and the file, which holds the
     truth the asker gave, reruns with the promised verdict."""
-    from pybridge.report import to_json
-    from pybridge.situation import situation_from_data
-    from pybridge.whatif import whatif_text
+    from pybridge.input.situation import situation_from_data
+    from pybridge.report.render import to_json
+    from pybridge.report.whatif import whatif_text
 
     s = situation_from_data(HIDDEN_TARGET)
     result = whatif(s, "shot(archer, hidden@p2:3.3)", top=3, scope="board", write=tmp_path)
@@ -263,8 +265,8 @@ def test_an_unknown_card_moves_by_its_place_and_the_action_follows_it(tmp_path):
 def test_a_treatment_of_a_hidden_card_is_said_as_such():
     """The archer, a row nearer, reaches the hidden card only with its range bonus against dark cards,
     which 532.6-2 lets p1 assume of it: the alternative says the treatment, and that it is no edit."""
-    from pybridge.situation import situation_from_data
-    from pybridge.whatif import whatif_text
+    from pybridge.input.situation import situation_from_data
+    from pybridge.report.whatif import whatif_text
 
     data = {**HIDDEN_TARGET, "cards": [
         {**HIDDEN_TARGET["cards"][0], "cell": {"column": 3, "row": 3},

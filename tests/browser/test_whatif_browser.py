@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from harness import ROOT
-from pybridge.page.whatif import whatif_page
-from pybridge.situation import load_situation
-from pybridge.whatif import whatif_situations
+from pybridge.api import whatif_situations
+from pybridge.input.situation import load_situation
+from pybridge.report.page.whatif import whatif_page
 
 RULING = ROOT / "tests" / "rulings" / "berserk" / "107" / "107.5-example-2.yaml"
 
