@@ -6,7 +6,6 @@ import functools
 import gc
 import re
 import threading
-import time
 from pathlib import Path
 
 from clingo import Function, Number, String, Symbol
@@ -346,7 +345,6 @@ def whatif_situations(situation: Situation | str | Path, action: str, *, wanted:
         close = close_matches(wanted, neighbourhood.GOALS, n=1, cutoff=0.4)
         raise JudgeError(f"--to must be one of {', '.join(neighbourhood.GOALS)}, got {wanted!r}"
                          + (f"; did you mean {close[0]!r}?" if close else ""), field="--to")
-    deadline = time.monotonic() + (time_limit or neighbourhood.DEFAULT_TIME_LIMIT)
     game = load_game(s.game)
     costs = neighbourhood.costs_of(game)
     asker = s.ruling.expect.player if s.ruling and s.ruling.expect.player else s.viewpoint
@@ -360,7 +358,7 @@ def whatif_situations(situation: Situation | str | Path, action: str, *, wanted:
         return answer([], searched=False), []
     viewed = project(s)
     facts = neighbourhood.question_facts(viewed, game, costs, asker, parse_action(action, game, viewed), wanted, scope)
-    found, exhausted = neighbourhood.search(game, facts, costs, top, deadline)
+    found, exhausted = neighbourhood.search(game, facts, costs, top, time_limit)
     real_of = {neutral: real for real, neutral in unknown_card_ids(s, s.viewpoint).items()}
     made = [_alternative(s, game, costs, result, action, real_of, wanted, write, name, rank)
             for rank, result in enumerate(found, 1)]

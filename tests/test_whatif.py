@@ -285,3 +285,9 @@ def test_command_html_is_one_self_contained_page():
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("<!DOCTYPE html>") and '"mode":"whatif"' in run.stdout
     assert "connect-src &#x27;none&#x27;" in run.stdout  # the policy allows no network
+
+
+def test_a_search_out_of_time_stops_with_the_limit_said():
+    run = _run(str(BERSERK / "107" / "107.2-closed.yaml"), "strike_attack(vail, foe)", "--time-limit", "0.1")
+    assert run.returncode == 2 and run.stdout == ""
+    assert "whatif's search did not finish within the time limit; the limit is 0.1 s" in run.stderr

@@ -30,6 +30,7 @@ from msgspec import Struct
 from pybridge.errors import JudgeError, close_matches
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import asp_root, entry_file
+from pybridge.input import limits
 from pybridge.input.situation import Cell, Effect, Situation, check_against_game
 from pybridge.input.structs import replace
 
@@ -39,7 +40,6 @@ GOALS = ("legal", "illegal", "obliged")
 EDIT_KINDS = ("move", "open", "close", "arrived", "remove_marker", "add_marker", "remove_chip", "remove_protection",
               "add_protection", "remove_effect", "add_effect", "stage", "phase", "step", "active_player",
               "edition", "option")
-DEFAULT_TIME_LIMIT = 30.0
 
 
 # --------------------------------------------------------------------------
@@ -237,11 +237,15 @@ class Found(Struct):
 
 
 def search(game: Game, facts: list[Symbol], costs: Costs, top: int,
-            deadline: float) -> tuple[list[Found], bool]:
+           time_limit: float | None = None) -> tuple[list[Found], bool]:
     """Up to ``top`` cheapest edit sets, each not a superset of an earlier one; and whether the
-    neighbourhood had no more."""
+    neighbourhood had no more. ``time_limit``: seconds for the whole search (default: the judgement's
+    limit, CCG_JUDGE_TIME_LIMIT); clingo cannot interrupt grounding, so it is checked after it."""
+    limit = time_limit or limits.current().time_limit
+    deadline = time.monotonic() + limit
     ctl = _control(game, facts)
     ctl.ground([("base", [])])
+    _within(deadline, limit)
     found: list[Found] = []
     while len(found) < top:
         best: list[Found] = []
@@ -255,14 +259,18 @@ def search(game: Game, facts: list[Symbol], costs: Costs, top: int,
         with ctl.solve(on_model=on_model, async_=True) as handle:
             if not handle.wait(max(0.0, deadline - time.monotonic())):
                 handle.cancel()
-                raise JudgeError("whatif ran out of time before it found the cheapest edits "
-                                 "(--time-limit raises the limit)")
+                _within(0.0, limit)
             result = handle.get()
         if result.unsatisfiable or not best:
             return found, True
         found.append(best[0])
         _rule_out(ctl, best[0].changed)
     return found, False
+
+
+def _within(deadline: float, limit: float) -> None:
+    if time.monotonic() > deadline:
+        raise JudgeError(limits.over("whatif's search did not finish within the time limit", limit, "time_limit"))
 
 
 def _rule_out(ctl: clingo.Control, changed: list[Symbol]) -> None:
