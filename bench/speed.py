@@ -111,7 +111,7 @@ def cold(path: Path, repeat: int) -> tuple[float, float]:
         game = load_situation(path).game
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "bytecode")
-        commands = {"ccg-judge": [sys.executable, "-m", "pybridge", "check", str(path), "--json"],
+        commands = {"ccg-judge": [sys.executable, "-m", "pybridge", "check", str(path), "--format", "json"],
                     "clingo": [sys.executable, "-m", "clingo", str(entry_file(game, load_game(game).entry)),
                                str(facts), "--models=2", "--outf=2"]}
         spent: dict[str, list[float]] = {name: [] for name in commands}
