@@ -12,7 +12,7 @@ less):
            situation and explained again;
   top 3    the same with three alternatives (found: how many there were);
 and the ratios of top 1 and top 3 to check. Then one cold run of each command in a new process
-(`ccg-judge check S --json` and `ccg-judge whatif S ACTION --format json`), wall and CPU time.
+(`ccg-judge check S --format json` and `ccg-judge whatif S ACTION --format json`), wall and CPU time.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def cold(data: dict, action: str) -> list[tuple[float, float]]:
         path = Path(folder) / "board.json"
         path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         runs = []
-        for command in (["check", str(path), "--json"], ["whatif", str(path), action, "--format", "json"]):
+        for command in (["check", str(path), "--format", "json"], ["whatif", str(path), action, "--format", "json"]):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             subprocess.run([sys.executable, "-m", "pybridge", *command], check=True, capture_output=True, cwd=ROOT)

@@ -256,14 +256,16 @@ def cards(games: tuple[str, ...], pattern: str | None) -> None:
               help="How many alternatives, cheapest first.")
 @click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write each edited situation as a file into this folder (check reruns it).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True)
+@format_opt("text", "json", "html",
+            help="What to write: text, json (schema/whatif-v1.json) or html (one page, each alternative's board).")
+@output_opt()
 @click.option("--scope", type=click.Choice(["action", "board"]), default="action", show_default=True,
               help="The cards edits may move or add to: those the action names, or every card.")
 @click.option("--trees", is_flag=True, help="Text: each new verdict with its full justification graph.")
 @player_opt
 @limit_opt
 def whatif(situation: Path, action: str | None, wanted: str | None, top: int, write_dir: Path | None, fmt: str,
-           scope: str, trees: bool, player: str | None, time_limit: float | None) -> None:
+           output: Path | None, scope: str, trees: bool, player: str | None, time_limit: float | None) -> None:
     """The smallest edits of SITUATION under which ACTION gets the verdict asked for, found by the solver
     (costs: asp/<game>/whatif.yaml). Given a folder of rulings (or a ruling file and no ACTION): for every
     verdict a ruling states, the smallest change that makes the ruling fail."""
@@ -277,17 +279,18 @@ def whatif(situation: Path, action: str | None, wanted: str | None, top: int, wr
         if fmt == "html":
             raise JudgeError("--format html is for one situation and one ACTION", field="--format")
         changes = rulings.whatif_rulings([situation], top=top, scope=scope, write=write_dir, time_limit=time_limit)
-        click.echo(to_json(changes) if fmt == "json" else words.rulings_text(changes), nl=fmt == "json")
+        _emit(to_json(changes) if fmt == "json" else words.rulings_text(changes), output)
         return
     result, edited = api.whatif_situations(load_situation(situation), action, wanted=wanted, top=top, player=player,
                                            scope=scope, write=write_dir, time_limit=time_limit, name=str(situation))
     if fmt == "json":
-        click.echo(to_json(result))
+        text = to_json(result)
     elif fmt == "html":
         from pybridge.report.page.whatif import whatif_page
-        click.echo(whatif_page(result, edited), nl=False)
+        text = whatif_page(result, edited)
     else:
-        click.echo(words.whatif_text(result, load_game(result.game).phrases, trees=trees), nl=False)
+        text = words.whatif_text(result, load_game(result.game).phrases, trees=trees)
+    _emit(text, output)
 
 
 @cli.command()

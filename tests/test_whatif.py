@@ -204,8 +204,8 @@ def test_command_json_conforms_to_its_schema_and_the_written_file_reruns(tmp_pat
     jsonschema.validate(answer, json.loads(schema_files()[f"whatif-v{WHATIF_VERSION}.json"]))
     assert len(answer["alternatives"]) == 3
     for alternative in answer["alternatives"]:
-        checked = subprocess.run([sys.executable, "-m", "pybridge", "check", alternative["file"], "--json"],
-                                 capture_output=True, text=True, cwd=ROOT, check=True)
+        checked = subprocess.run([sys.executable, "-m", "pybridge", "check", alternative["file"], "--format",
+                                  "json"], capture_output=True, text=True, cwd=ROOT, check=True)
         verdicts = {v["action"]: v["verdict"] for v in json.loads(checked.stdout)["verdicts"]}
         assert verdicts[alternative["action"]] == "legal"
 
