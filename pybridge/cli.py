@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from pybridge import api
+from pybridge.input import limits
 from pybridge.errors import JudgeError
 from pybridge.game import cache
 from pybridge.game.catalogue import load_game
@@ -89,7 +90,28 @@ def _emit(text: str, output: Path | None) -> None:
     click.echo(f"wrote {output}")
 
 
-limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
+class Seconds(click.ParamType):
+    """A time limit in seconds: finite, within limits.seconds' bounds (NaN, inf and 1e309 are refused)."""
+
+    name = "seconds"
+
+    def __init__(self, minimum: float = 0.1) -> None:  # a flag's least: less is a slip of the keyboard
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        try:
+            number = float(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        try:
+            return limits.seconds(number, name=param.opts[0] if param else "time_limit", minimum=self.minimum)
+        except JudgeError as exc:
+            self.fail(exc.message.replace(f"got {number!r}", f"got {value!r}"), param, ctx)
+
+
+limit_opt = click.option("--time-limit", type=Seconds(), default=None,
                          help=f"Seconds the solver may take per situation [default: {DEFAULT_TIME_LIMIT:g}, "
                               "or CCG_JUDGE_TIME_LIMIT].")
 
@@ -516,7 +538,7 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_root
 @output_opt(folder=True, help="Folder for the counterexample files [default: consistency-GAME].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, hidden=True,
               callback=_deprecated("--out DIR", "-o DIR"))
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0, show_default=True,
+@click.option("--time-limit", type=Seconds(), default=120.0, show_default=True,
               help="Seconds for the whole search; then it reports what it found so far.")
 @format_opt("text", "json")
 @json_opt
@@ -526,10 +548,12 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
     """Search every situation within the bounds for one that breaks an invariant of the rules;
     write the smallest counterexample of each and name the clauses that clash. Exit 1 if any.
     The rules are the installed ones, or those under CCG_JUDGE_ASP_ROOT."""
-    from pybridge.tools.consistency import Bounds, result_text, search
+    from pybridge.tools.consistency import Bounds, result_text, search_bounded
 
     bounds = Bounds(cards=cards, effects=effects, hidden=hidden, events=events, turns=turns, values=values,
                     columns=columns)
+    out_dir = output or out_dir or Path(f"consistency-{game}")
+    limits.check_writable_folder(out_dir)
     live = sys.stderr.isatty()
 
     def progress(text: str) -> None:
@@ -538,8 +562,8 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
         elif ": searching" not in text and "variant" not in text:
             click.echo(text, err=True)
 
-    result = search(game, bounds, time_limit=time_limit, only=only, samples=samples,
-                    out_dir=output or out_dir or Path(f"consistency-{game}"), progress=progress)
+    result = search_bounded(game, bounds, time_limit=time_limit, only=only, samples=samples,
+                            out_dir=out_dir, progress=progress)
     as_json = _format(fmt, as_json) == "json"
     if live:
         click.echo("\r\033[K", nl=False, err=True)
@@ -562,7 +586,7 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
 @click.option("--equivalent", "equivalent_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("bench/equivalent-mutants.yaml"), show_default=True, callback=_existing,
               help="Mutants marked equivalent after inspection (id and reason).")
-@click.option("--mutant-time-limit", type=click.FloatRange(min=1), default=300.0, show_default=True,
+@click.option("--mutant-time-limit", type=Seconds(minimum=1), default=300.0, show_default=True,
               help="Seconds one mutant may take; past that it counts as caught by the time limit.")
 @format_opt("text", "json")
 @json_opt
@@ -630,10 +654,15 @@ def batch(paths: tuple[str, ...], fmt: str, output: Path | None, trees: bool, jo
     """Check many situations: PATHS are situation files, folders of them (searched recursively)
     and JSONL files of one situation per line; '-' reads JSONL from standard input.
 
-    Writes one row per verdict (situation, player, action, verdict, cites, certainty), or one row
-    with the error of a situation that could not be checked; a summary goes to standard error.
-    Exit status 1 if any situation had an error."""
+    Writes one row per verdict (situation, player, action, verdict, obliged, cites, certainty,
+    consequences, edition, options), one row with a null verdict for a situation with none, or one
+    row with the error of a situation that could not be checked; a summary goes to standard error.
+    The output may not be an input nor lie inside an input folder. Exit status 1 if any situation
+    had an error."""
     settings = _batch_settings(player, option_pairs, time_limit, trees)
+    if output:
+        limits.refuse_output_among_inputs(output, paths)
+        limits.check_writable(output)
     summary = batch_run.Summary()
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(output.open("w", encoding="utf-8", newline="")) if output else sys.stdout
@@ -688,10 +717,13 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     from pybridge.tools import matrix as card_matrix
 
     formats = [(path, card_matrix.format_of(path)) for path in outputs]
+    for path in outputs:
+        limits.check_writable(path)
     loaded = card_matrix.load_template(template)
     game = load_game(loaded.game)
     cards = card_matrix.select_cards(game, selection)
-    settings = _batch_settings(player, option_pairs, time_limit, True)
+    edition, options = _options(option_pairs)
+    settings = batch_run.Settings(player=player, edition=edition, options=options, time_limit=time_limit, details=True)
     planned = list(card_matrix.pairs(loaded, cards, player=player))
     summary = batch_run.Summary()
     with contextlib.ExitStack() as stack:
@@ -710,6 +742,66 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
         click.echo(card_matrix.render(cells, fmt, title=title), nl=False)
     click.echo(f"{len(cards)} cards, {len(cells)} pairs; " + summary.text(), err=True)
     sys.exit(1 if summary.errors or unmatched else 0)
+@cli.command()
+@click.option("--cards", "selection", multiple=True, required=True, metavar="SELECTION",
+              help="Which catalogue cards: 'all', or KEY=VALUE[,VALUE...] (as for matrix); repeat to narrow.")
+@click.option("--template", "templates", multiple=True, required=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="A situation file with placeholders {A} and {B}; repeatable (one run, several templates).")
+@click.option("-o", "--output", "outputs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report here, in the format of the suffix (.jsonl, .csv, .parquet, .html); "
+                   "repeatable [default: JSONL on standard output].")
+@click.option("--cache", "cache_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Judged situations by content, reused by the next run [default: interactions.jsonl in "
+                   "the cache folder; none when caching is off].")
+@click.option("--extra-cards", "extra_cards", type=click.Path(dir_okay=False, path_type=Path),
+              help="A YAML file of more cards (cards: [...], catalogue entries) to select from besides the catalogue.")
+@click.option("--judge-unmodelled", "with_unmodelled", is_flag=True,
+              help="Give a stand-in to a card whose only features are ones its catalogue entry lists as "
+                   "unmodelled too (by default such a card is its own stand-in: the rules cannot read them).")
+@worker_options
+def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], outputs: tuple[Path, ...],
+                 cache_file: Path | None, extra_cards: Path | None, with_unmodelled: bool, jobs: int | None, chunk: int, recycle: int, executor: str,
+                 scheduler: str | None, player: str | None, option_pairs: tuple[str, ...],
+                 time_limit: float | None) -> None:
+    """Which cards interact, and why: each ordered pair of the selected cards under each template,
+    compared with the same situation where one card is a plain stand-in (same body, no text).
+    Only the differences are written; a summary goes to standard error."""
+    from pybridge.tools import interactions as card_interactions
+    from pybridge.tools import matrix as card_matrix
+
+    for path in outputs:
+        card_interactions.format_of(path)
+    loaded = card_interactions.load_templates(templates)
+    game = load_game(loaded[0].game)
+    if extra_cards is not None:
+        game = card_interactions.with_extra_cards(game, extra_cards)
+    cards = card_matrix.select_cards(game, selection)
+    settings = _batch_settings(player, option_pairs, time_limit, False)
+    summary = batch_run.Summary()
+    title = f"{game.title}: interactions of {' '.join(selection)} under {', '.join(t.name for t in templates)}"
+    with contextlib.ExitStack() as stack:
+        from tqdm import tqdm  # the progress bar: imported only where a run judges
+
+        pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
+        progress = stack.enter_context(tqdm(unit="situation", file=sys.stderr, disable=None, dynamic_ncols=True))
+        report = card_interactions.interactions(loaded, cards, pool=pool, settings=settings, progress=progress,
+                                                cache=cache_file or card_interactions.default_cache(),
+                                                chunk=chunk or batch_run.DEFAULT_CHUNK, summary=summary, title=title,
+                                                with_unmodelled=with_unmodelled, game=game)
+    for path in outputs:
+        card_interactions.write(report, path)
+        click.echo(f"wrote {path}", err=True)
+    if not outputs:
+        click.echo(card_interactions.jsonl_text(report), nl=False)
+    for (template, card), why in sorted(report.unplaced.items()):
+        click.echo(f"not placed: {card} under {template}: {why}", err=True)
+    for error in report.errors:
+        click.echo(f"error in {error['count']} situations (e.g. {error['example']}): {error['message']}", err=True)
+    click.echo(report.summary_text(), err=True)
+    sys.exit(1 if report.errors else 0)
+
+
 @cli.command()
 @click.argument("situation", required=False, type=click.Path(path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True,
