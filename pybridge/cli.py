@@ -270,6 +270,52 @@ def cards(games: tuple[str, ...], pattern: str | None) -> None:
 
 
 @cli.command()
+@click.argument("situation", type=click.Path(path_type=Path, allow_dash=True))
+@click.argument("action", required=False)
+@click.option("--to", "wanted", type=click.Choice(["legal", "illegal", "obliged"]), default=None,
+              help="The verdict wanted [default: illegal for a legal action, legal otherwise].")
+@click.option("--top", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many alternatives, cheapest first.")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write each edited situation as a file into this folder (check reruns it).")
+@format_opt("text", "json", "html",
+            help="What to write: text, json (schema/whatif-v1.json) or html (one page, each alternative's board).")
+@output_opt()
+@click.option("--scope", type=click.Choice(["action", "board"]), default="action", show_default=True,
+              help="The cards edits may move or add to: those the action names, or every card.")
+@click.option("--trees", is_flag=True, help="Text: each new verdict with its full justification graph.")
+@player_opt
+@limit_opt
+def whatif(situation: Path, action: str | None, wanted: str | None, top: int, write_dir: Path | None, fmt: str,
+           output: Path | None, scope: str, trees: bool, player: str | None, time_limit: float | None) -> None:
+    """The smallest edits of SITUATION under which ACTION gets the verdict asked for, found by the solver
+    (costs: asp/<game>/whatif.yaml). Given a folder of rulings (or a ruling file and no ACTION): for every
+    verdict a ruling states, the smallest change that makes the ruling fail."""
+    from pybridge.report import whatif as words  # only this command needs them
+    from pybridge.tools import whatif as rulings
+
+    if action is None or situation.is_dir():
+        if action is not None:
+            raise JudgeError("a folder of rulings takes no ACTION: each ruling's own verdicts are searched",
+                             field="ACTION")
+        if fmt == "html":
+            raise JudgeError("--format html is for one situation and one ACTION", field="--format")
+        changes = rulings.whatif_rulings([situation], top=top, scope=scope, write=write_dir, time_limit=time_limit)
+        _emit(to_json(changes) if fmt == "json" else words.rulings_text(changes), output)
+        return
+    result, edited = api.whatif_situations(load_situation(situation), action, wanted=wanted, top=top, player=player,
+                                           scope=scope, write=write_dir, time_limit=time_limit, name=str(situation))
+    if fmt == "json":
+        text = to_json(result)
+    elif fmt == "html":
+        from pybridge.report.page.whatif import whatif_page
+        text = whatif_page(result, edited)
+    else:
+        text = words.whatif_text(result, load_game(result.game).phrases, trees=trees)
+    _emit(text, output)
+
+
+@cli.command()
 @situation_arg
 @player_opt
 @reads_situation
