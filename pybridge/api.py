@@ -7,6 +7,7 @@ import gc
 import re
 import threading
 from pathlib import Path
+from typing import Mapping
 
 from clingo import Function, Number, String, Symbol
 
@@ -148,10 +149,10 @@ def _word_plain(origin, report: Report, game, answer) -> None:
     """A plain check's verdicts worded: an illegal one's deciding condition is read off the graph of
     its blocking reasons alone, from the check's own answer (its program records what the graph of a
     prohibition cannot match: pybridge.ground.compiler.mark_recorded); the report keeps no node of it."""
-    from pybridge.why.graph import Graph  # only a check with an illegal verdict needs it
+    from pybridge.why.graph import Graph, OpenedOnRead  # only a check with an illegal verdict needs it
 
     illegal = [v for v in report.verdicts if v.verdict == "illegal"]
-    nodes: dict = {}
+    nodes: Mapping = {}
     if illegal:
         answer.open_graph()
         grouped = group(answer)
@@ -160,10 +161,10 @@ def _word_plain(origin, report: Report, game, answer) -> None:
         for v in illegal:
             key = keys.get((v.player, v.action))
             if key is not None:
-                graph.expand_blocked(v, key, grouped)
-        nodes = graph.nodes.nodes
-        _within_time(origin, answer)
+                graph.expand_blocked(v, key, grouped, one_level=True)
+        nodes = OpenedOnRead(graph)  # the sentences read a few levels of each graph: only those are expanded
     word_verdicts(report.verdicts, nodes, game.phrases, _headings(game, report.verdicts))
+    _within_time(origin, answer)
     for v in illegal:  # the nodes are not the report's: no reason may point at them
         for r in v.reasons:
             r.node = None
