@@ -110,7 +110,7 @@ FEATURE_POSITIONS = [("has_feature", 2, 1), ("printed_feature", 2, 1), ("feature
 # Where the rules read a feature's parameter (card, feature, key, value in the first four
 # arguments): the input itself, and Magic's twins of it for the abilities an object has now
 # (ability_param) and for the filter of a trigger (watch_param).
-PARAM_READERS = [("feature_param", 4), ("ability_param", 4), ("watch_param", 5)]
+PARAM_READERS = [("feature_param", 4), ("ability_param", 4), ("watch_param", 5), ("up_param", 4)]  # up_param: mtg 708.10
 PROPERTY_POSITIONS = [("property", 3, 1), ("has_property", 3, 1), ("base_value", 4, 1), ("value", 4, 1)]
 SECTION_POSITIONS = {
     "protections": [("protection", 2, 1), ("has_protection", 2, 1), ("complex_protection", 2, 0),

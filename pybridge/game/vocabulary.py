@@ -78,6 +78,9 @@ class ValueType(Struct, frozen=True, dict=True):
     minimum: int | None = None
     maximum: int | None = None
     pattern: str | None = None
+    # A text made of symbols (a mana cost's {2}{U}): each match of this pattern's first group is
+    # one symbol, and the rules get them as facts (pybridge.facts: text_symbol, text_number).
+    symbols: str | None = None
     section: str | None = None
     name: str | None = None  # the named type (types: section) it was declared as
 
@@ -198,6 +201,8 @@ class Vocabulary(Struct, frozen=True, dict=True):
     protections: Mapping[str, Word]
     markers: Mapping[str, Word]
     chips: Mapping[str, Word]
+    # Kinds of a player's pool (Magic: the types of mana in a mana pool): players[].pool.
+    pools: Mapping[str, Word] = field(default_factory=dict)
     selectors: Mapping[str, SelectorCondition] = field(default_factory=dict)
 
     # ---- derived sets of words ----------------------------------------------
@@ -231,6 +236,7 @@ class Vocabulary(Struct, frozen=True, dict=True):
         """Every section type's words, computed once (validation runs on every check)."""
         found = {
             "feature": tuple(self.features), "marker": tuple(self.markers), "chip": tuple(self.chips),
+            "pool": tuple(self.pools),
             "protection": tuple(self.protections), "action_class": tuple(self.action_classes),
             "condition": tuple(self.conditions), "property": tuple(self.properties),
             "history_event": tuple(self.history),
@@ -242,7 +248,7 @@ class Vocabulary(Struct, frozen=True, dict=True):
 
     def noun(self, section: str) -> str:
         return {"action_kind": "action kind", "action_class": "action class", "chip": "chip kind",
-                "marker": "marker kind", "settable_property": "property an effect may set",
+                "marker": "marker kind", "pool": "pool kind", "settable_property": "property an effect may set",
                 "modifiable": "numeric value", "history_event": "history event"}.get(section, section)
 
     # ---- messages ------------------------------------------------------------
@@ -682,12 +688,16 @@ class _Reader:
             return ValueType("any", options=tuple(options))
         if "text" in spec:
             pattern = (spec.get("text") or {}).get("pattern")
-            if pattern:
-                try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    self.fail(f"bad pattern: {exc}", where)
-            return ValueType("text", pattern=pattern)
+            symbols = (spec.get("text") or {}).get("symbols")
+            for regex in (pattern, symbols):
+                if regex:
+                    try:
+                        re.compile(regex)
+                    except re.error as exc:
+                        self.fail(f"bad pattern: {exc}", where)
+            if symbols and re.compile(symbols).groups != 1:
+                self.fail("a symbols pattern has exactly one group: the symbol", where)
+            return ValueType("text", pattern=pattern, symbols=symbols)
         if "type" in spec:
             return self.value_type(spec["type"], where, seen)
         self.fail(f"a type mapping needs one_of, list_of, any_of or text, got {sorted(spec)}", where)
@@ -787,6 +797,7 @@ class _Reader:
             action_kinds=action_kinds, action_classes=self.word_section("action_classes"),
             conditions=conditions, history=history, protections=self.word_section("protections"),
             markers=self.word_section("markers"), chips=self.word_section("chips"),
+            pools=self.word_section("pools"),
         )
         self.consistent(vocabulary)
         return vocabulary
@@ -797,7 +808,7 @@ class _Reader:
         for section in ("features", "properties", "effects", "actions", "action_kinds", "conditions", "history",
                         "selectors"):
             names += [(n, f"{section}.{n}") for n in getattr(v, section)]
-        for section in ("action_classes", "protections", "markers", "chips"):
+        for section in ("action_classes", "protections", "markers", "chips", "pools"):
             names += [(n, f"{section}.{n}") for n in getattr(v, section) if n != ANY_WORD]
         for feature in v.features.values():
             names += [(p, f"features.{feature.name}.params.{p}") for p in feature.params]
@@ -889,6 +900,7 @@ def situation_schema(v: Vocabulary) -> dict[str, Any]:
         effect_items = {"allOf": [{"anyOf": forms}, {"properties": {"target": target}}]}
     return {
         "properties": {
+            "players": {"items": {"properties": {"pool": {"propertyNames": words_schema(v, "pool")}}}},
             "cards": {"items": card},
             "effects": {"items": effect_items},
             "history": {"items": {"anyOf": history} if history else False},
@@ -1121,7 +1133,8 @@ def _conditions_section(page: _Page) -> None:
 def _words_sections(page: _Page) -> None:
     v = page.v
     sections = [("Action classes", "class", v.action_classes), ("Protections", "protection", v.protections),
-                ("Markers", "marker", v.markers), ("Chips", "chip", v.chips)]
+                ("Markers", "marker", v.markers), ("Chips", "chip", v.chips),
+                ("Pools", "pool kind", v.pools)]
     for heading, noun, entries in sections:
         page.heading(heading)
         if not entries:

@@ -65,6 +65,9 @@ class Turn(Model):
 class Player(Model):
     id: Ident
     first: Annotated[bool, about("This player took the first turn of the game.")] = False
+    pool: Annotated[dict[Name, Count], about(
+        "What the player has in their pool, by kind (the game lists its pool kinds; Magic: "
+        "unspent mana by type).")] = {}
 
 
 class Cell(Model):
@@ -411,6 +414,8 @@ def check_vocabulary(s: Situation, game: Game, *, source: str) -> None:
         raise JudgeError(message, source=source, field=limits.field_path(parts))
 
     context = Context(cards=frozenset(c.id for c in s.cards), players=frozenset(p.id for p in s.players))
+    for i, player in enumerate(s.players):
+        vocabulary.check_words("pool", player.pool, ("players", i, "pool"), fail, keyed=True)
     for i, card in enumerate(s.cards):
         where = ("cards", i)
         vocabulary.check_properties(card.properties, (*where, "properties"), fail, context)
