@@ -7,6 +7,7 @@ import gc
 import re
 import threading
 from pathlib import Path
+from typing import Mapping
 
 from clingo import Function, Number, String, Symbol
 
@@ -111,26 +112,27 @@ def check(situation: Situation | str | Path, *, player: str | None = None, editi
     """Every verdict for the situation, from the viewpoint player's knowledge, with its cites and its
     first level of reasons; ``trees`` expands every verdict's justification graph in full; ``atoms``
     adds the judgement atoms as clingo prints them (what plain clingo on `facts` shows); ``reasons``
-    words an illegal verdict's deciding condition (``because``: without trees, it costs a second
-    solve of the program the graph reads, about as long as the first)."""
+    words an illegal verdict's deciding condition (``because``: without trees, read off the graph of
+    its blocking reasons in the same answer, which is kept open for it)."""
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
     viewed = project(s)
     facts = situation_facts(viewed, game)
-    answer = _solve(situation, s.game, facts, "trees" if trees else "check", time_limit, _expected(viewed, game))
+    answer = _solve(situation, s.game, facts, "trees" if trees else "check", time_limit, _expected(viewed, game),
+                    graph=reasons and not trees)
     try:
         report = build_report(answer, game, edition=s.edition or game.default_edition,
                               options=_options_in_force(s, game), viewpoint=s.viewpoint, trees=trees,
                               atoms=atoms)
         _within_time(situation, answer)
+        if trees:
+            word_verdicts(report.verdicts, report.nodes, game.phrases, _headings(game, report.verdicts))
+        elif not reasons:
+            word_verdicts(report.verdicts, {}, game.phrases)  # the assumptions only: they need no graph
+        else:
+            _word_plain(situation, report, game, answer)
     finally:
         answer.close()
-    if trees:
-        word_verdicts(report.verdicts, report.nodes, game.phrases, _headings(game, report.verdicts))
-    elif not reasons:
-        word_verdicts(report.verdicts, {}, game.phrases)  # the assumptions only: they need no graph
-    else:
-        _word_plain(situation, report, game, facts, time_limit, _expected(viewed, game))
     return report
 
 
@@ -145,29 +147,26 @@ def _headings(game, verdicts) -> dict[str, str]:
     return found
 
 
-def _word_plain(origin, report: Report, game, facts, time_limit, expected) -> None:
+def _word_plain(origin, report: Report, game, answer) -> None:
     """A plain check's verdicts worded: an illegal one's deciding condition is read off the graph of
-    its blocking reasons alone, from an answer the graph can read (the explain program); the report
-    keeps no node of it."""
-    from pybridge.why.graph import Graph  # only a check with an illegal verdict needs it
+    its blocking reasons alone, from the check's own answer (its program records what the graph of a
+    prohibition cannot match: pybridge.ground.compiler.mark_recorded); the report keeps no node of it."""
+    from pybridge.why.graph import Graph, OpenedOnRead  # only a check with an illegal verdict needs it
 
     illegal = [v for v in report.verdicts if v.verdict == "illegal"]
-    nodes: dict = {}
+    nodes: Mapping = {}
     if illegal:
-        answer = _solve(origin, game.name, facts, "explain", time_limit, expected)
-        try:
-            grouped = group(answer)
-            keys = {(text(p), text(a)): k for k, (p, a) in grouped.pairs.items()}
-            graph = Graph(answer, game, Cites(game, answer.compiled.principles))
-            for v in illegal:
-                key = keys.get((v.player, v.action))
-                if key is not None:
-                    graph.expand_blocked(v, key, grouped)
-            nodes = graph.nodes.nodes
-            _within_time(origin, answer)
-        finally:
-            answer.close()
+        answer.open_graph()
+        grouped = group(answer)
+        keys = {(text(p), text(a)): k for k, (p, a) in grouped.pairs.items()}
+        graph = Graph(answer, game, Cites(game, answer.compiled.principles))
+        for v in illegal:
+            key = keys.get((v.player, v.action))
+            if key is not None:
+                graph.expand_blocked(v, key, grouped, one_level=True)
+        nodes = OpenedOnRead(graph)  # the sentences read a few levels of each graph: only those are expanded
     word_verdicts(report.verdicts, nodes, game.phrases, _headings(game, report.verdicts))
+    _within_time(origin, answer)
     for v in illegal:  # the nodes are not the report's: no reason may point at them
         for r in v.reasons:
             r.node = None
@@ -233,9 +232,9 @@ def _within_time(origin, answer) -> None:
         raise JudgeError(exc.message, source=None if isinstance(origin, Situation) else str(origin)) from None
 
 
-def _solve(origin, game_name, facts, mode, time_limit, expected):
+def _solve(origin, game_name, facts, mode, time_limit, expected, graph=False):
     try:
-        return solve(game_name, facts, mode=mode, time_limit=time_limit, expected=expected)
+        return solve(game_name, facts, mode=mode, time_limit=time_limit, expected=expected, graph=graph)
     except JudgeError as exc:  # a limit of the solver: say which file it was
         if exc.source is None and not isinstance(origin, Situation):
             raise JudgeError(exc.message, source=str(origin), field=exc.field) from None

@@ -11,9 +11,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pybridge.api import check
+from pybridge.api import _expected, _headings, check
+from pybridge.ground.facts import situation_facts
+from pybridge.ground.solve import solve
+from pybridge.ground.terms import text as term_text
+from pybridge.input.viewpoint import project
+from pybridge.why.graph import Graph
+from pybridge.why.justify import Cites, group
 from pybridge.game.catalogue import load_game
-from pybridge.why.reasons import because_nodes, card_words
+from pybridge.why.reasons import because, because_nodes, card_words
 from pybridge.report.render import phrase, report_text, to_json
 from pybridge.tools.rulings import ruling_files
 from pybridge.input.situation import load_situation, situation_from_data
@@ -47,6 +53,26 @@ def _reachable(report, start: list[str]) -> set[str]:
     return seen
 
 
+def _because_from_the_explain_program(situation, report, game) -> dict[tuple[str, str], str | None]:
+    """Each illegal verdict's because-line as a second solve of the situation by the explain program
+    words it (how plain check worded it before it read its own answer): the check program's records
+    must give the graph the same first derivations."""
+    viewed = project(situation)
+    answer = solve(situation.game, situation_facts(viewed, game), mode="explain", expected=_expected(viewed, game))
+    verdicts = [copy.deepcopy(v) for v in report.verdicts if v.verdict == "illegal"]
+    try:
+        grouped = group(answer)
+        keys = {(term_text(p), term_text(a)): k for k, (p, a) in grouped.pairs.items()}
+        graph = Graph(answer, game, Cites(game, answer.compiled.principles))
+        for v in verdicts:
+            graph.expand_blocked(v, keys[(v.player, v.action)], grouped)
+        nodes = graph.nodes.nodes
+    finally:
+        answer.close()
+    headings = _headings(game, verdicts)
+    return {(v.player, v.action): because(nodes, v, game.phrases, headings) for v in verdicts}
+
+
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_illegal_verdict_says_why_naming_conditions_of_its_graph(path):
     situation = load_situation(path)
@@ -54,6 +80,7 @@ def test_every_illegal_verdict_says_why_naming_conditions_of_its_graph(path):
     plain = check(situation)
     text = report_text(plain, title=game.title, phrases=game.phrases)
     trees = check(situation, trees=True)
+    from_explain = _because_from_the_explain_program(situation, plain, game)
     assert "treatment no." not in text
     assert "treatment no." not in report_text(trees, title=game.title, phrases=game.phrases)
     for verdict in plain.verdicts:
@@ -65,6 +92,7 @@ def test_every_illegal_verdict_says_why_naming_conditions_of_its_graph(path):
         assert f"    because {verdict.because}" in lines, lines
         deep = trees.verdict(verdict.player, verdict.action)
         assert deep.because == verdict.because  # the same sentence, with or without --trees
+        assert from_explain[(verdict.player, verdict.action)] == verdict.because  # and as a second solve says it
         named = because_nodes(trees.nodes, deep, game.phrases)
         graph = _reachable(trees, [r.node for r in deep.reasons_of("blocked")])
         assert named and set(named) <= graph

@@ -53,7 +53,7 @@ from pybridge.game.cache import combined_key, content_key, save_fingerprints
 from pybridge.game.encodings import asp_root, banner_id, relative_name
 from pybridge.ground import specialise, terms
 
-COMPILER_VERSION = "9"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "10"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -66,6 +66,8 @@ CLAUSE_ARGUMENT: dict[Signature, int] = {
     ("exempt", 4): 3, ("waived", 5): 4, ("assumed", 6): 5, ("clamped", 5): 4, ("satisfied", 3): 2}
 # ignored(Effect, By, Principle): the principle's clause (principle_clause/2) is the instance's.
 PRINCIPLE_ARGUMENT: dict[Signature, int] = {("ignored", 3): 2}
+# The atoms a plain check's because-line expands (pybridge.why.reasons): a blocking reason's prohibition.
+BLOCKING = frozenset({("forbidden", 3)})
 # Premises not followed for cites: the verdict itself.
 ELIDED = frozenset({("candidate", 3), ("legal", 2)})
 # Atoms whose presence overrides another: an effect set aside, a printed property replaced.
@@ -976,7 +978,11 @@ class CiteAnalysis:
 def mark_recorded(table: RuleTable, analysis: CiteAnalysis, mode: str) -> list[Rule]:
     """Pass 5: the rules whose instances are recorded as ``_wI(V...)`` atoms — in trees mode those
     the graph cannot match and pin down, in explain mode those it cannot match, in check mode the
-    reasons' and cited premises' rules whose cites vary or are not shared by their predicate."""
+    reasons' and cited premises' rules whose cites vary or are not shared by their predicate, and
+    the rules of a prohibition's graph that the graph cannot match (so that a plain check words its
+    deciding condition off its own answer, :func:`pybridge.api.check`, with no second solve)."""
+    blocking = _premise_closure(table, BLOCKING) if mode == "check" else set()
+
     def needs_record(rule: Rule) -> bool:
         if not table.bodies[rule.index] or rule.support_only:
             return False
@@ -984,6 +990,8 @@ def mark_recorded(table: RuleTable, analysis: CiteAnalysis, mode: str) -> list[R
             return rule.index not in table.pinned
         if mode == "explain":
             return rule.index not in table.joined
+        if rule.signature in blocking and rule.index not in table.joined:
+            return True
         if rule.signature not in analysis.cited or rule.index not in analysis.alive or not SPLIT_FOR_CITES:
             return False
         edges = bool(analysis.edges(rule))
@@ -996,6 +1004,22 @@ def mark_recorded(table: RuleTable, analysis: CiteAnalysis, mode: str) -> list[R
 
     recorded = {rule.index for rule in table.rules if needs_record(rule)}
     return [Rule(**{**r.__dict__, "recorded": r.index in recorded}) for r in table.rules]
+
+
+def _premise_closure(table: RuleTable, start: frozenset[Signature]) -> set[Signature]:
+    """The predicates whose atoms a graph expanded from atoms of ``start`` reaches: themselves and,
+    through every rule of one, its positive premises (what :meth:`pybridge.why.graph.Graph.expand`
+    follows down to the facts)."""
+    found, todo = set(start), list(start)
+    sig_of = _Signatures()
+    while todo:
+        for rule in table.by_signature.get(todo.pop(), ()):
+            for premise in rule.positive:
+                sig = sig_of(premise)
+                if sig not in found:
+                    found.add(sig)
+                    todo.append(sig)
+    return found
 
 
 def _record_atom(rule: Rule) -> str:

@@ -133,6 +133,9 @@ class Answer:
     _fact_idents: frozenset[int] | None = field(default=None, repr=False)
     _facts_known: dict[int, bool] = field(default_factory=dict, repr=False)
     _model: clingo.Model | None = field(default=None, repr=False)
+    # A check's Control kept for a graph read later (solve(..., graph=True)): it becomes ``control``
+    # only by :meth:`open_graph`, so that what a check reads before is read off the shown atoms alone.
+    _kept: clingo.Control | None = field(default=None, repr=False)
     _arguments: dict[str, list[tuple[clingo.Symbol, ...]]] = field(default_factory=dict, repr=False)
     _given_signatures: frozenset[Signature] | None = field(default=None, repr=False)
 
@@ -193,7 +196,18 @@ class Answer:
         """Refuse a run that went past its time limit (justifications count too)."""
         _past(self.deadline, self.time_limit, "the judgement")
 
+    def open_graph(self) -> None:
+        """Make a check's answer one the graph can read (:class:`pybridge.why.graph.Graph`): its kept
+        Control, with the model held open. For a plain check's because-line, which then needs no
+        second solve."""
+        if self.control is None:
+            if self._kept is None:
+                raise JudgeError("this answer was solved without keeping its program (a defect in ccg-judge)")
+            self.control, self._kept = self._kept, None
+            self._handle, self._model = _hold_model(self.control)
+
     def close(self) -> None:
+        self._kept = None
         if self._handle is not None:
             self._handle.close()  # the ExitStack that holds the solve open
             self._handle = self._model = None
@@ -439,9 +453,11 @@ def expected_witnesses(effects: Iterable[EffectShape], game: Game) -> frozenset[
 
 
 def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "check",
-          time_limit: float | None = None, expected: frozenset[Signature] | None = None) -> Answer:
+          time_limit: float | None = None, expected: frozenset[Signature] | None = None,
+          graph: bool = False) -> Answer:
     """Ground and solve one situation. ``expected``: the witnesses the situation may bring about
-    (:func:`expected_witnesses`; None: any)."""
+    (:func:`expected_witnesses`; None: any). ``graph``: keep a check's program for
+    :meth:`Answer.open_graph` (the graph's modes always keep it open)."""
     bounds = limits.current()
     time_limit = bounds.time_limit if time_limit is None else limits.seconds(time_limit)
     game = load_game(game_name)
@@ -454,7 +470,8 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
     deadline = time.monotonic() + time_limit
     given = Facts(facts)
     near = _near_up_front(compiled, given)
-    shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode in GRAPH_MODES)
+    keep = mode in GRAPH_MODES or graph
+    shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=keep)
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
     defeated = any(shown.get(d[0]) for d in compiled.defeaters)
     if (mode == "check" and present & set(compiled.absent)) or (defeated and not near):
@@ -462,13 +479,14 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
         compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
         deadline += time.monotonic() - compiling
         near = near or defeated
-        shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode in GRAPH_MODES)
+        shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=keep)
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
         raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
                                      "ignored effects, ...)", bounds.judgements, "judgements"))
-    answer = Answer(shown=shown, compiled=compiled, given=facts, control=control, near=near,
-                    deadline=deadline, time_limit=time_limit)
-    if control is not None:
+    graph_mode = mode in GRAPH_MODES
+    answer = Answer(shown=shown, compiled=compiled, given=facts, control=control if graph_mode else None,
+                    near=near, deadline=deadline, time_limit=time_limit, _kept=None if graph_mode else control)
+    if graph_mode:
         answer._handle, answer._model = _hold_model(control)
     return answer

@@ -22,7 +22,7 @@ the first of its conditions that fails.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 import clingo
 from clingo import Function, Symbol
@@ -33,7 +33,7 @@ from pybridge.ground import terms
 from pybridge.ground.compiler import ANY_HEAD, ELIDED, NearRule, Rule, flat_name
 from pybridge.ground.solve import Answer
 from pybridge.ground.terms import text
-from pybridge.why.justify import Cites, Derivation, Grouped, Nodes, Reason, Verdict, sort_clause_ids
+from pybridge.why.justify import Cites, Derivation, Grouped, Node, Nodes, Reason, Verdict, sort_clause_ids
 
 
 class Graph:
@@ -355,8 +355,10 @@ class Graph:
         rules = self.by_signature.get(terms.signature_of(atom), ())
         return "derived" if any(":-" in r.text for r in rules) else "fact"
 
-    def expand(self, atom: Symbol) -> str:
-        """The node of a derived atom, expanded down to the facts (every node once)."""
+    def expand(self, atom: Symbol, *, one_level: bool = False) -> str:
+        """The node of a derived atom, expanded down to the facts (every node once). ``one_level``:
+        its derivations only, their premises named but not expanded (:class:`OpenedOnRead` expands
+        them when read), in a graph that is expanded so throughout."""
         node_id = self.nodes(atom, self._kind(atom))
         if node_id in self._expanded:
             return node_id
@@ -365,13 +367,13 @@ class Graph:
         if node.kind == "fact" and self.answer.is_fact(atom):
             return node_id
         for rule, bindings in self.supports(atom):
-            node.derivations.append(self._derivation(atom, rule, bindings))
+            node.derivations.append(self._derivation(atom, rule, bindings, one_level=one_level))
         node.kind = "derived" if node.derivations else node.kind
         node.expanded = True
         return node_id
 
     def _derivation(self, atom: Symbol, rule: Rule, bindings: dict[str, Symbol], *,
-                    fault: int | None = None, defeat: int | None = None) -> Derivation:
+                    fault: int | None = None, defeat: int | None = None, one_level: bool = False) -> Derivation:
         self.rules_named.add(rule.index)
         positive, negative = self._premises(rule, bindings)
         clause = self.cites.named(atom) or rule.banner
@@ -380,10 +382,13 @@ class Graph:
         if rule.support_only:
             positive = positive[1:]  # the atom itself is not its own premise
         premise_ids = []
-        for slot, premise in enumerate(positive):
-            premise_ids.append(self.absent(premise) if slot == fault else self.expand(premise))
         absent_ids = []
-        for slot, negated in enumerate(negative):
+        if one_level:  # named in the order a full expansion names them, kinds as it first gives them
+            premise_ids = [self.nodes(premise, self._kind(premise)) for premise in positive]
+            absent_ids = [self.nodes(negated, "absent") for negated in negative]
+        for slot, premise in enumerate(positive if not one_level else ()):
+            premise_ids.append(self.absent(premise) if slot == fault else self.expand(premise))
+        for slot, negated in enumerate(negative if not one_level else ()):
             absent_ids.append(self.expand(negated) if slot == defeat else self.absent(negated))
         named = self.cites.named(atom)
         own = self.cites.keep(set(rule.clauses) | ({named} if named else set()))
@@ -450,13 +455,15 @@ class Graph:
 
     # ---- a verdict's graph
 
-    def expand_blocked(self, verdict: Verdict, key: tuple, g: Grouped) -> None:
+    def expand_blocked(self, verdict: Verdict, key: tuple, g: Grouped, *, one_level: bool = False) -> None:
         """Point an illegal verdict's blocking reasons at their expanded nodes, and nothing else: what
-        plain ``check`` needs to word its deciding condition (its cites stay as the why layer read them)."""
+        plain ``check`` needs to word its deciding condition (its cites stay as the why layer read them).
+        ``one_level``: see :meth:`expand`."""
         player, action = g.pairs[key]
         for reason in verdict.reasons:
             if reason.role == "blocked":
-                reason.node = self.expand(Function("forbidden", [player, action, clingo.String(reason.clause)]))
+                reason.node = self.expand(Function("forbidden", [player, action, clingo.String(reason.clause)]),
+                                          one_level=one_level)
 
     def expand_verdict(self, verdict: Verdict, key: tuple, g: Grouped) -> None:
         """Point the verdict's reasons at their expanded nodes; its cites are read off the graph."""
@@ -524,6 +531,27 @@ class Graph:
 
 
 _tables_made: dict[int, tuple] = {}  # by the compiled program's id, with the program itself
+
+
+class OpenedOnRead(Mapping):
+    """A graph's nodes, each expanded one level when first read: what reads a few levels of a
+    prohibition's graph (a plain check's because-line, :mod:`pybridge.why.reasons`) gets the
+    derivations a full expansion gives, without expanding the rest down to the facts."""
+
+    def __init__(self, graph: Graph):
+        self.graph = graph
+
+    def __getitem__(self, node_id: str) -> Node:
+        node = self.graph.nodes.nodes[node_id]
+        if not node.expanded:
+            self.graph.expand(self.graph.nodes.atoms[node_id], one_level=True)
+        return node
+
+    def __iter__(self):
+        return iter(self.graph.nodes.nodes)
+
+    def __len__(self) -> int:
+        return len(self.graph.nodes.nodes)
 
 
 def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]], dict[int, tuple],
