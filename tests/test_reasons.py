@@ -26,7 +26,9 @@ from pybridge.input.situation import load_situation, situation_from_data
 from pybridge.input.viewpoint import UNKNOWN_ID
 
 ROOT = Path(__file__).resolve().parent.parent
-FILES = [p for p in ruling_files([ROOT / "tests" / "rulings", ROOT / "examples"]) if not p.name.startswith("matrix-")]
+# Templates (matrix-*.yaml, the interactions/ folder) hold {A}/{B} placeholders: not situations.
+FILES = [p for p in ruling_files([ROOT / "tests" / "rulings", ROOT / "examples"])
+         if not p.name.startswith("matrix-") and p.parent.name != "interactions"]
 
 
 def _verdict_lines(text: str, player: str, action: str) -> list[str]:
