@@ -10,6 +10,7 @@ tests/browser/test_docs_browser.py.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +72,19 @@ def test_commands_index_is_up_to_date():
 def test_getting_started_outputs_are_up_to_date():
     for path, text in commands.getting_started_outputs().items():
         assert committed(path) == text, f"docs/{path} is out of date; {REGENERATE}"
+
+
+# Figures written into hand-written pages, and the generated command page whose real run must print them.
+CLAIMS = [("README.md", r"\d+ violated, \d+ held", "commands/consistency.md"),
+          ("docs/authoring.md", r"berserk: \d+ of \d+ clauses fired across \d+ rulings", "commands/coverage.md")]
+
+
+@pytest.mark.parametrize("page, figure, source", CLAIMS)
+def test_a_figure_in_a_hand_written_page_is_what_its_command_prints(page, figure, source):
+    stated = re.search(figure, (ROOT / page).read_text(encoding="utf-8"))
+    printed = re.search(figure, committed(source))
+    assert stated and printed and stated.group(0) == printed.group(0), \
+        f"{page} says {stated and stated.group(0)!r}; the run on docs/{source} prints {printed and printed.group(0)!r}"
 
 
 def test_getting_started_shows_the_shipped_example_and_its_runs():

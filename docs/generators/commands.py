@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import shlex
 import tempfile
-from pathlib import Path
 
 from .common import note, run_product
 

@@ -53,7 +53,7 @@ def game_section(game: str, clause_headings: dict[str, str]) -> list[str]:
     data = read_yaml(GAMES_ROOT / game / "game.yaml")
     found = readers([lp for lp in game_files(game) if lp.suffix == ".lp"])
     parts = [f"## {data.get('title', game)}", "", f"From `asp/{game}/game.yaml`.", "",
-             "### Edition", "", f"Set with `edition:` in a situation or `--option edition=VALUE`.", ""]
+             "### Edition", "", "Set with `edition:` in a situation or `--option edition=VALUE`.", ""]
     parts += setting_table("edition", data.get("editions", {}), found, clause_headings)
     for name, setting in sorted(data.get("options", {}).items()):
         parts += [f"### `{name}`", "", f"Set with `options: {{{name}: VALUE}}` or `--option {name}=VALUE`.", ""]

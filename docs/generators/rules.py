@@ -80,7 +80,7 @@ def opening_comment(lp: Path) -> str:
     return " ".join(" ".join(lines).split())
 
 
-def file_page(lp: Path, clause_headings: dict[str, str]) -> str:
+def file_page(lp: Path) -> str:
     relative = lp.relative_to(ROOT).as_posix()
     listed = [f"[{clause_id}](#{clause_anchor(clause_id)})" for _, clause_id in banners(lp)]
     unique = list(dict.fromkeys(listed))
@@ -156,6 +156,6 @@ def all_files() -> list[Path]:
 def pages() -> dict[str, str]:
     clause_headings = headings()
     files = all_files()
-    out = {page_path(lp): file_page(lp, clause_headings) for lp in files}
+    out = {page_path(lp): file_page(lp) for lp in files}
     out["rules/index.md"] = index_page(files, clause_headings)
     return out
