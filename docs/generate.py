@@ -39,7 +39,8 @@ def pages(only: str = "") -> dict[str, str]:
     out: dict[str, str] = {}
     for prefix, make in makers.items():
         if prefix.startswith(only) or only.startswith(prefix):
-            out.update({path: text for path, text in make().items() if path.startswith(only)})
+            made = make(only) if make is commands.pages else make()  # a command page costs real runs
+            out.update({path: text for path, text in made.items() if path.startswith(only)})
     return out
 
 

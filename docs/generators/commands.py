@@ -107,11 +107,14 @@ def index_page(names: list[str], summaries: dict[str, str]) -> str:
                       "| command | what it does |", "|---|---|", *rows, ""])
 
 
-def pages() -> dict[str, str]:
+def pages(only: str = "") -> dict[str, str]:
+    """Every command's page and the index (or only the pages whose path starts with `only`)."""
     names = command_names()
     helps = {name: help_text([name]) for name in names}
-    out = {f"commands/{name}.md": command_page(name, helps[name]) for name in names}
-    out["commands/index.md"] = index_page(names, {name: first_help_line(helps[name]) for name in names})
+    out = {f"commands/{name}.md": command_page(name, helps[name]) for name in names
+           if f"commands/{name}.md".startswith(only)}
+    if "commands/index.md".startswith(only):
+        out["commands/index.md"] = index_page(names, {name: first_help_line(helps[name]) for name in names})
     return out
 
 

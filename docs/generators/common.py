@@ -34,11 +34,25 @@ def cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
+# A run's solver time limit for the pages: the judgements shown take well under a second, but on a
+# machine busy with other work the default 20 s can run out, and a page must never show that.
+PATIENT_TIME_LIMIT = "600"
+TIMED_OUT = "did not finish within the time limit"
+
+
+class RunTimedOut(Exception):
+    """A run for a page ran out of solver time: the page would show an error instead of its output."""
+
+
 def run_product(args: list[str], cwd: Path = ROOT) -> subprocess.CompletedProcess:
-    """`ccg-judge ARGS` as a user runs it, from this checkout: standard error apart, no terminal
-    (so no progress bar), no standard input."""
+    """`ccg-judge ARGS` as a user runs it, from this checkout: standard output and error together as
+    a terminal shows them (but no progress bar: no terminal), no standard input."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("CCG_JUDGE_")}
+    environment["CCG_JUDGE_TIME_LIMIT"] = PATIENT_TIME_LIMIT
     environment["COLUMNS"] = "100"  # click wraps help to the terminal's width: the same on every machine
     environment["PYTHONUNBUFFERED"] = "1"  # standard output and error interleave as on a terminal
-    return subprocess.run([sys.executable, "-m", "pybridge", *args], cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL, env=environment, timeout=900)
+    run = subprocess.run([sys.executable, "-m", "pybridge", *args], cwd=cwd, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL, env=environment, timeout=1800)
+    if TIMED_OUT in run.stdout:
+        raise RunTimedOut(f"ccg-judge {' '.join(args)} ran out of solver time; rerun on a quieter machine")
+    return run

@@ -47,7 +47,7 @@ def served(site) -> str:
         server.wait(timeout=10)
 
 
-def test_getting_started_shows_the_board_and_real_output(page, served, screenshot):
+def test_getting_started_shows_the_board_and_real_output(page, served):
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     page.goto(f"{served}/getting-started/")
@@ -58,7 +58,6 @@ def test_getting_started_shows_the_board_and_real_output(page, served, screensho
     assert board.evaluate("image => image.complete && image.naturalWidth > 0"), "the board picture did not load"
     assert page.locator("code", has_text="strike_attack(kshar, foe) — ILLEGAL").count() >= 1
     assert page.locator("code", has_text="1 passed, 0 failed").count() == 1
-    screenshot(page, "docs-getting-started")
 
 
 def test_a_rules_page_shows_each_clause_as_a_heading_with_its_rules(page, served):
