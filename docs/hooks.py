@@ -22,6 +22,8 @@ from generators.rules import FOLDERS as FOLDER_TITLES, clause_anchor, headings  
 # A banner as mkdoclingo's Markdown leaves it: the dashes, the id, more dashes, on a line of its own
 # at the start, inside or at the end of a paragraph (the comment's other lines around it).
 RENDERED_BANNER = re.compile(r"(<p>)?[ \t]*-{3} ([^\s<-][^<\n]*?) -{3,}[ \t]*(\n|</p>)")
+# A comment's ruler line (% ====...), which a file's opening comment uses as a frame.
+RULER = re.compile(r"={10,}")
 _headings: dict[str, str] = {}
 
 
@@ -59,7 +61,7 @@ def folder_pages(folder: Path, docs_dir: Path) -> list:
 def on_page_content(content: str, page, **_):
     if not page.file.src_uri.startswith("rules/") or page.file.src_uri == "rules/index.md":
         return content
-    return RENDERED_BANNER.sub(banner_heading, content)
+    return RENDERED_BANNER.sub(banner_heading, RULER.sub("", content))
 
 
 def banner_heading(match: re.Match) -> str:

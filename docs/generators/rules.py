@@ -76,7 +76,7 @@ def opening_comment(lp: Path) -> str:
     for line in lp.read_text(encoding="utf-8").splitlines():
         if not line.startswith("%") or BANNER.match(line):
             break
-        lines.append(line.lstrip("%*! ").strip())
+        lines.append(line.lstrip("%*! ").strip().strip("="))  # "% ====" rulers frame some openings
     return " ".join(" ".join(lines).split())
 
 
