@@ -7,7 +7,7 @@
 Situations come from bench/boards.py: a mix of 10-60 cards with 0-8 of them hidden (or a fixed
 size with --cards), one seed per situation, written as one JSONL file. The configurations:
 
-- batch: the machinery of `ccg-judge batch --jobs N` (pybridge.batch: LocalPool, run, RowWriter to
+- batch: the machinery of `ccg-judge batch --jobs N` (pybridge.tools.batch: LocalPool, run, RowWriter to
   /dev/null), driven through the API so each worker's memory samples can be read; the same code
   path as the command.
 - naive loop: `api.check` on each situation in turn, in one fresh process.
@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from boards import board  # noqa: E402
 
-from pybridge.batch import chunk_size  # noqa: E402
+from pybridge.tools.batch import chunk_size  # noqa: E402
 
 MB = 1024 * 1024
 
@@ -116,7 +116,7 @@ def drift(samples: list[tuple[int, int]], total: int) -> float | None:
 
 
 def run_batch(jsonl: Path, jobs: int, chunk: int, recycle: int) -> dict:
-    from pybridge import batch
+    from pybridge.tools import batch
 
     class Timeline(batch.Summary):
         def __init__(self) -> None:
@@ -150,7 +150,7 @@ def run_batch(jsonl: Path, jobs: int, chunk: int, recycle: int) -> dict:
 def run_naive(jsonl: Path) -> dict:
     from pybridge import api
     from pybridge.errors import JudgeError
-    from pybridge.situation import situation_from_data
+    from pybridge.input.situation import situation_from_data
 
     lines = jsonl.read_text(encoding="utf-8").splitlines()
     timeline, errors = [], 0
@@ -170,7 +170,7 @@ def run_naive(jsonl: Path) -> dict:
 def dump_facts(jsonl: Path, out: Path) -> None:
     """`ccg-judge facts` of every situation, one JSON string per line (before any clock starts)."""
     from pybridge import api
-    from pybridge.situation import situation_from_data
+    from pybridge.input.situation import situation_from_data
 
     with out.open("w", encoding="utf-8") as handle:
         for line in jsonl.read_text(encoding="utf-8").splitlines():
@@ -275,7 +275,7 @@ def run_packing(jsonl: Path, group: int) -> dict:
     import clingo
 
     from pybridge import api
-    from pybridge.situation import situation_from_data
+    from pybridge.input.situation import situation_from_data
 
     facts = [api.facts_for(situation_from_data(json.loads(line)))
              for line in jsonl.read_text(encoding="utf-8").splitlines()]

@@ -27,12 +27,12 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 from harness import Playground, chromium, full_board  # noqa: E402
 
 from pybridge import api  # noqa: E402
-from pybridge.catalogue import load_game  # noqa: E402
-from pybridge.facts import situation_facts  # noqa: E402
-from pybridge.justify import build_report  # noqa: E402
-from pybridge.situation import situation_from_data  # noqa: E402
-from pybridge.solve import solve  # noqa: E402
-from pybridge.viewpoint import project  # noqa: E402
+from pybridge.game.catalogue import load_game  # noqa: E402
+from pybridge.ground.facts import situation_facts  # noqa: E402
+from pybridge.ground.solve import solve  # noqa: E402
+from pybridge.input.situation import situation_from_data  # noqa: E402
+from pybridge.input.viewpoint import project  # noqa: E402
+from pybridge.why.build import build_report  # noqa: E402
 
 
 def judge_alone(runs: int) -> dict[str, float]:

@@ -3,7 +3,7 @@
 Run from the repository root:  python bench/speed.py [--quick] [--repeat N] [--markdown FILE]
 
 --markdown FILE also writes the results as Markdown tables (the documentation's performance page
-includes docs/generated/speed.md, written this way).
+includes docs/snippets/speed.md, written this way).
 
 Columns, each the median (and p99) CPU time of one situation, in milliseconds:
   floor    plain clingo: a fresh Control, the game's main.lp, the facts `ccg-judge facts` dumps,
@@ -48,13 +48,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from boards import board  # noqa: E402
 
-from pybridge import api, specialise  # noqa: E402
-from pybridge.catalogue import load_game  # noqa: E402
-from pybridge.encodings import entry_file  # noqa: E402
-from pybridge.facts import render_facts  # noqa: E402
-from pybridge.report import to_json  # noqa: E402
-from pybridge.rulings import ruling_files  # noqa: E402
-from pybridge.situation import load_situation, situation_from_data  # noqa: E402
+from pybridge import api  # noqa: E402
+from pybridge.game.catalogue import load_game  # noqa: E402
+from pybridge.game.encodings import entry_file  # noqa: E402
+from pybridge.ground import specialise  # noqa: E402
+from pybridge.ground.facts import render_facts  # noqa: E402
+from pybridge.input.situation import load_situation, situation_from_data  # noqa: E402
+from pybridge.report.render import to_json  # noqa: E402
+from pybridge.tools.rulings import ruling_files  # noqa: E402
 
 SIZES = [(10, 0), (10, 3), (30, 0), (30, 3), (30, 8), (60, 0), (60, 3), (60, 8), (120, 0), (120, 3), (120, 8)]
 QUICK_SIZES = [(10, 0), (30, 3), (60, 3), (120, 8)]
@@ -133,7 +134,7 @@ def peak_rss_mb(data: dict) -> float:
     with the rules cache warm."""
     # VmHWM, not ru_maxrss: Linux carries ru_maxrss across fork and exec, so a child would report
     # this (large) benchmark process's own peak instead of its own.
-    script = ("import json, sys; from pybridge import api; from pybridge.situation import "
+    script = ("import json, sys; from pybridge import api; from pybridge.input.situation import "
               "situation_from_data; s = situation_from_data(json.loads(sys.stdin.read())); api.check(s); "
               "api.check(s, trees=True); print(next(l.split()[1] for l in open('/proc/self/status') "
               "if l.startswith('VmHWM:')))")

@@ -10,16 +10,17 @@ from pathlib import Path
 
 from clingo import Function, Number, String, Symbol
 
-from pybridge.catalogue import load_game
 from pybridge.errors import JudgeError, close_matches
-from pybridge.facts import render_facts, situation_facts
-from pybridge.justify import (Cites, Report, Resolution, build_report, build_resolution, finish, group,
-                              lifting_principles, verdict_of)
-from pybridge.situation import Situation, check_against_game, load_situation
-from pybridge.solve import EffectShape, expected_witnesses, solve
-from pybridge.structs import replace
-from pybridge.terms import text
-from pybridge.viewpoint import project, unknown_card_ids
+from pybridge.game.catalogue import load_game
+from pybridge.ground.facts import render_facts, situation_facts
+from pybridge.ground.solve import EffectShape, expected_witnesses, solve
+from pybridge.ground.terms import text
+from pybridge.input.situation import Situation, check_against_game, load_situation
+from pybridge.input.structs import replace
+from pybridge.input.viewpoint import project, unknown_card_ids
+from pybridge.why.build import build_report
+from pybridge.why.justify import (Cites, Report, Resolution, build_resolution, finish, group, lifting_principles,
+                                  verdict_of)
 
 
 _pause_lock = threading.Lock()
@@ -145,7 +146,7 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
     """The verdict on one action with its full justification graph: a report of that verdict alone.
     An action the situation does not list (not possible under the game's definitions) is answered as
     impossible, with the definition it fails."""
-    from pybridge.graph import Graph, impossible  # the full graph: only explain and trees need it
+    from pybridge.why.graph import Graph, impossible  # the full graph: only explain and trees need it
 
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)

@@ -13,14 +13,15 @@ from pathlib import Path
 
 import click
 
-from pybridge import api, cache
-from pybridge import batch as batch_run
-from pybridge.catalogue import load_game
-from pybridge.encodings import known_games
+from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.report import explain_text, report_text, resolution_text, to_data, to_json
-from pybridge.situation import STDIN, load_situation
-from pybridge.solve import DEFAULT_TIME_LIMIT
+from pybridge.game import cache
+from pybridge.game.catalogue import load_game
+from pybridge.game.encodings import known_games
+from pybridge.ground.solve import DEFAULT_TIME_LIMIT
+from pybridge.input.situation import STDIN, load_situation
+from pybridge.report.render import explain_text, report_text, resolution_text, to_data, to_json
+from pybridge.tools import batch as batch_run
 
 # The other commands' modules (matrix, lint, rulings, schemas, ...) are imported by the command that
 # uses them: a `check` in a new process pays only for what it runs.
@@ -139,7 +140,7 @@ def explain(situation: Path, action: str, player: str | None, option_pairs: tupl
 
 
 def _write_page(out: Path, situation: Path, **kwargs) -> None:
-    from pybridge.page.build import ruling_page  # only the page commands need it
+    from pybridge.web.ruling_page import ruling_page  # only the page commands need it
 
     text = ruling_page(situation, **kwargs)
     try:
@@ -182,7 +183,7 @@ def facts(situation: Path, player: str | None) -> None:
               help="Write both schemas into this folder (the repository keeps them in schema/).")
 def schema(report: bool, write_dir: Path | None) -> None:
     """The JSON Schema of situation files (or of reports)."""
-    from pybridge.schemas import schema_files
+    from pybridge.report.schemas import schema_files
 
     if write_dir is not None:
         for name, text in schema_files().items():
@@ -198,7 +199,7 @@ def schema(report: bool, write_dir: Path | None) -> None:
               help="Write vocabulary-GAME.md into this folder (the repository keeps them in docs/).")
 def vocabulary(games: tuple[str, ...], write_dir: Path | None) -> None:
     """The reference page of a game's vocabulary: every word a situation may use."""
-    from pybridge.schemas import vocabulary_pages
+    from pybridge.report.schemas import vocabulary_pages
 
     pages = vocabulary_pages(list(games) or None)
     if write_dir is not None:
@@ -222,7 +223,7 @@ def _write(folder: Path, name: str, text: str) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 def test_cmd(paths: tuple[Path, ...]) -> None:
     """Run ruling files (or folders of them); exit 1 if any fails."""
-    from pybridge.rulings import ruling_files, run_ruling
+    from pybridge.tools.rulings import ruling_files, run_ruling
 
     passed = failed = 0
     for path in ruling_files(paths):
@@ -248,7 +249,7 @@ def test_cmd(paths: tuple[Path, ...]) -> None:
                    "(this judges every ruling).")
 def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -> None:
     """Clause ids used in asp/ but missing from the catalogue; clauses no ruling covers."""
-    from pybridge.lint import lint as run_lint
+    from pybridge.tools.lint import lint as run_lint
 
     bad = False
     for game in games or known_games():
@@ -279,7 +280,7 @@ def lint(games: tuple[str, ...], ruling_paths: tuple[Path, ...], strict: bool) -
 def coverage_cmd(paths: tuple[Path, ...], games: tuple[str, ...], as_json: bool) -> None:
     """Which clauses of the catalogue fire (appear in a derivation) across the ruling files under
     PATHS, and which never do. Exit 2 if a ruling cannot be judged."""
-    from pybridge.coverage import coverage, coverage_text
+    from pybridge.tools.coverage import coverage, coverage_text
 
     found = coverage(paths, games)
     if as_json:
@@ -314,7 +315,7 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], as_json: b
     """Verdicts that change between two editions or options, side by side with both citations, e.g.
     --option edition=515 --option edition=531. SITUATIONS are files or folders of them (ruling files
     too); situations of a game without the setting are skipped. Exit 1 if a verdict changes."""
-    from pybridge.rulings import ruling_files
+    from pybridge.tools.rulings import ruling_files
 
     if len(option_pairs) != 2:
         raise JudgeError("diff needs exactly two --option settings to compare")
@@ -397,7 +398,7 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
     """Search every situation within the bounds for one that breaks an invariant of the rules;
     write the smallest counterexample of each and name the clauses that clash. Exit 1 if any.
     The rules are the installed ones, or those under CCG_JUDGE_ASP_ROOT."""
-    from pybridge.consistency import Bounds, result_text, search
+    from pybridge.tools.consistency import Bounds, result_text, search
 
     bounds = Bounds(cards=cards, effects=effects, hidden=hidden, events=events, turns=turns, values=values,
                     columns=columns)
@@ -440,7 +441,7 @@ def mutants(count: int | None, seed: int, jobs: int, ruling_paths: tuple[Path, .
     """A mutation score: derive small changes of asp/ (drop a rule, drop or negate a body literal, swap a
     comparison, change a constant), judge each with the ruling suite and a quick consistency search,
     and list the survivors. Exit 1 if a mutant survives."""
-    from pybridge.mutants import OPERATORS, run, score_text
+    from pybridge.tools.mutants import OPERATORS, run, score_text
 
     live = sys.stderr.isatty()
 
@@ -553,7 +554,7 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     """Card x card interaction table: the template's situation for every ordered pair of the
     selected cards; a cell shows the verdicts on actions that name both cards. Exit status 1 if
     any pair's situation had an error, or an --action kind is in no verdict at all."""
-    from pybridge import matrix as card_matrix
+    from pybridge.tools import matrix as card_matrix
 
     formats = [(path, card_matrix.format_of(path)) for path in outputs]
     loaded = card_matrix.load_template(template)
@@ -589,7 +590,7 @@ def serve(situation: Path | None, host: str, port: int, time_limit: float | None
     """A local web playground: edit SITUATION (default: a starter board) beside its board and
     verdicts, which update as you type. Needs the web extra: pip install 'ccg-judge[web]'."""
     try:
-        from pybridge import serve as playground
+        from pybridge.web import serve as playground
     except ImportError as exc:
         raise JudgeError(f"the playground needs the web extra (pip install 'ccg-judge[web]'): "
                          f"{exc.name} is not installed") from None

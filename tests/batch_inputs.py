@@ -8,8 +8,8 @@ from pathlib import Path
 import yaml
 
 from pybridge import api
-from pybridge.report import verdict_graph
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import verdict_graph
 
 ROOT = Path(__file__).resolve().parent.parent
 RUSH = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"

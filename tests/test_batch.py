@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from batch_inputs import ROOT, expected_rows, write_inputs
-from pybridge import batch
+from pybridge.tools import batch
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from pybridge import api, cache, solve, specialise
+from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.report import to_json
-from pybridge.situation import situation_from_data
+from pybridge.game import cache
+from pybridge.ground import solve, specialise
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import to_json
 
 
 def test_a_data_file_is_parsed_once_per_content(tmp_path, monkeypatch):
@@ -284,7 +286,7 @@ def test_an_entry_another_process_pruned_counts_as_gone(tmp_path, monkeypatch):
 
 
 def test_the_program_modes_are_the_compilers():
-    from pybridge.compiler import GRAPH_MODES
+    from pybridge.ground.compiler import GRAPH_MODES
 
     assert set(cache.PROGRAM_MODES) == GRAPH_MODES | {"check"}
     for mode in cache.PROGRAM_MODES:

@@ -27,10 +27,10 @@ import pytest
 import yaml
 
 from pybridge import api
-from pybridge.catalogue import load_game
-from pybridge.encodings import asp_root
 from pybridge.errors import JudgeError
-from pybridge.situation import situation_from_data
+from pybridge.game.catalogue import load_game
+from pybridge.game.encodings import asp_root
+from pybridge.input.situation import situation_from_data
 
 GAME = load_game("berserk")
 SETS_DIR = GAME.directory / "sets"
@@ -181,7 +181,7 @@ def test_names_are_unique_within_each_file_and_across_the_catalogue():
 
 
 def test_a_name_in_two_catalogue_files_is_an_error_naming_both(tmp_path, monkeypatch):
-    import pybridge.catalogue as catalogue
+    import pybridge.game.catalogue as catalogue
 
     for name in ("game.yaml", "clauses.yaml", "cards.yaml", "phrases.yaml"):
         (tmp_path / name).write_text((GAME.directory / name).read_text(encoding="utf-8"), encoding="utf-8")

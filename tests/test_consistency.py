@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from pybridge import api
-from pybridge.consistency import Bounds, search
-from pybridge.encodings import ROOT_VARIABLE, asp_root, use_asp_root
 from pybridge.errors import JudgeError
-from pybridge.situation import load_situation
-from pybridge.structs import replace
+from pybridge.game.encodings import ROOT_VARIABLE, asp_root, use_asp_root
+from pybridge.input.situation import load_situation
+from pybridge.input.structs import replace
+from pybridge.tools.consistency import Bounds, search
 
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = Bounds(cards=2, effects=2, hidden=1, events=1)
@@ -111,7 +111,7 @@ def test_the_known_gap_of_the_seeds_is_found(tmp_path):
 
 def test_a_leaking_projection_is_caught(tmp_path, monkeypatch):
     """The hidden-card pair check can fail: a projection that keeps a hidden card's real id."""
-    from pybridge import viewpoint
+    from pybridge.input import viewpoint
 
     def leaky(situation, player=None):
         projected = viewpoint.project(situation, player)

@@ -13,7 +13,7 @@ import yaml
 from fuzz.strategies import ALPHA, BETA, EFFECT, P1, P2, base_situation, fuzzable_games, game_space
 from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
 
 
 def card(data, i):

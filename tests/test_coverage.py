@@ -11,9 +11,9 @@ from pathlib import Path
 import yaml
 
 from pybridge.api import check
-from pybridge.coverage import clauses_fired, coverage
-from pybridge.lint import lint
-from pybridge.situation import load_situation
+from pybridge.input.situation import load_situation
+from pybridge.tools.coverage import clauses_fired, coverage
+from pybridge.tools.lint import lint
 
 ROOT = Path(__file__).resolve().parent.parent
 RULINGS = ROOT / "tests" / "rulings"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pybridge import api, cli
-from pybridge.report import to_json
+from pybridge.report.render import to_json
 
 ROOT = Path(__file__).parent.parent
 EXAMPLE = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pybridge.errors import JudgeError
-from pybridge.situation import load_situation, situation_from_data
+from pybridge.input.situation import load_situation, situation_from_data
 
 VALID = """\
 game: berserk

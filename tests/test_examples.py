@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.catalogue import load_game
-from pybridge.encodings import known_games
-from pybridge.rulings import ruling_files
-from pybridge.situation import load_situation
+from pybridge.game.catalogue import load_game
+from pybridge.game.encodings import known_games
+from pybridge.input.situation import load_situation
+from pybridge.tools.rulings import ruling_files
 
 RULINGS = Path(__file__).parent / "rulings"
 

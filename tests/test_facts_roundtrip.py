@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pybridge.api import check, facts_text
-from pybridge.catalogue import load_game
-from pybridge.rulings import ruling_files
-from pybridge.situation import load_situation
+from pybridge.game.catalogue import load_game
+from pybridge.input.situation import load_situation
+from pybridge.tools.rulings import ruling_files
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ruling_files([ROOT / "tests" / "rulings"])
@@ -52,7 +52,7 @@ def test_cli_check_json_matches_plain_clingo(tmp_path):
 def test_constants_and_numbers_made_once_are_clingos_own_and_the_memo_stays_bounded(monkeypatch):
     from clingo import Function, Number
 
-    from pybridge import facts
+    from pybridge.ground import facts
 
     monkeypatch.setattr(facts, "_MADE_AT_MOST", 10)
     monkeypatch.setattr(facts, "_MADE", {})
@@ -71,7 +71,7 @@ _WORDS = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True)
 def _leaf():
     from clingo import Function, Number, String
 
-    from pybridge import facts
+    from pybridge.ground import facts
     return st.one_of(
         st.text(max_size=12).map(lambda s: (facts.string(s), String(s))),
         _WORDS.map(lambda w: (facts.constant(w), Function(w))),
@@ -81,7 +81,7 @@ def _leaf():
 def _compound(children):
     from clingo import Function, Tuple_
 
-    from pybridge import facts
+    from pybridge.ground import facts
     args = st.lists(children, max_size=4)
     return st.one_of(
         st.tuples(_WORDS, args).map(lambda x: (facts.function(x[0], [a for a, _ in x[1]]),
@@ -99,10 +99,10 @@ def test_a_term_prints_as_clingo_prints_its_symbol(pair):
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_the_facts_text_and_shape_are_those_of_their_symbols(path):
-    from pybridge import specialise
-    from pybridge.facts import situation_facts
-    from pybridge.solve import render
-    from pybridge.viewpoint import project
+    from pybridge.ground import specialise
+    from pybridge.ground.facts import situation_facts
+    from pybridge.ground.solve import render
+    from pybridge.input.viewpoint import project
 
     made = situation_facts(project(load_situation(path)))
     symbols = list(made)
@@ -115,7 +115,7 @@ def test_a_number_is_known_by_its_type_as_well_as_its_value(monkeypatch):
     Number makes of it, and neither takes the other's place in the memo."""
     from clingo import Number
 
-    from pybridge import facts
+    from pybridge.ground import facts
 
     monkeypatch.setattr(facts, "_MADE", {})
     assert facts.number(True).text == "1" and facts.number(True).symbol == Number(1)

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pybridge.api import check
-from pybridge.report import to_json
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import to_json
 
 VIEWER, OPPONENT = "p1", "p2"
 # Cards the viewer may see; hidden identities come from other names, so a

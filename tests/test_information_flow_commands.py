@@ -44,13 +44,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pybridge.api import CARD_ROLES, check, explain, facts_text, resolve
-from pybridge.catalogue import load_game
 from pybridge.cli import cli
-from pybridge.encodings import asp_root
 from pybridge.errors import JudgeError
-from pybridge.report import explain_text, report_text, resolution_text, to_json
-from pybridge.situation import situation_from_data
-from pybridge.viewpoint import project, unknown_card_ids
+from pybridge.game.catalogue import load_game
+from pybridge.game.encodings import asp_root
+from pybridge.input.situation import situation_from_data
+from pybridge.input.viewpoint import project, unknown_card_ids
+from pybridge.report.render import explain_text, report_text, resolution_text, to_json
 
 from tests.test_mtg_viewpoint import BASES as MTG_BASES
 from tests.test_mtg_viewpoint import SAMPLE as MTG_SAMPLE

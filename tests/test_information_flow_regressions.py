@@ -17,8 +17,8 @@ import pytest
 
 from pybridge.api import check, facts_text, resolve
 from pybridge.errors import JudgeError
-from pybridge.report import resolution_text, to_json
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import resolution_text, to_json
 
 PLAYERS = [{"id": "p1", "first": True}, {"id": "p2"}]
 P1_TURN = {"number": 3, "active": "p1", "stage": "main", "phase": "choice"}

@@ -22,8 +22,8 @@ from fuzz.strategies import (BETA, EFFECT, HOSTILE_STRINGS, P2, GameSpace, base_
                              fuzzable_games, game_space)
 from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.report import to_json
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import to_json
 
 GAMES = fuzzable_games()
 def set_name(data, payload):

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pybridge import api, limits
+from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.situation import load_situation, situation_from_data
+from pybridge.input import limits
+from pybridge.input.situation import load_situation, situation_from_data
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"
@@ -117,7 +118,7 @@ def test_a_set_handed_to_the_api_is_refused(base):
 
 
 def test_facts_do_not_depend_on_the_hash_seed(tmp_path):
-    script = ("import sys; from pybridge.api import facts_text; from pybridge.situation import load_situation; "
+    script = ("import sys; from pybridge.api import facts_text; from pybridge.input.situation import load_situation; "
               "sys.stdout.write(facts_text(load_situation(sys.argv[1])))")
     path = ROOT / "tests" / "rulings" / "berserk" / "531" / "531.2-complex-covers-component.yaml"
     outputs = {subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True,

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from pybridge.api import check, explain
-from pybridge.catalogue import load_game
-from pybridge.justify import Report, Verdict
-from pybridge.rulings import ruling_files
+from pybridge.game.catalogue import load_game
+from pybridge.tools.rulings import ruling_files
+from pybridge.why.justify import Report, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ruling_files([ROOT / "tests" / "rulings"])

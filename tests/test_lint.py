@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.encodings import known_games
-from pybridge.lint import lint
+from pybridge.game.encodings import known_games
+from pybridge.tools.lint import lint
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,11 +16,11 @@ import yaml
 
 from batch_inputs import ROOT
 from pybridge import api
-from pybridge.catalogue import load_game
 from pybridge.errors import JudgeError
-from pybridge.matrix import fill, load_template, select_cards
-from pybridge.report import verdict_graph
-from pybridge.situation import situation_from_data
+from pybridge.game.catalogue import load_game
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import verdict_graph
+from pybridge.tools.matrix import fill, load_template, select_cards
 
 BERSERK = load_game("berserk")
 GRAPHS: dict[tuple[str, str], list[dict]] = {}  # each pair's verdicts with their graphs, as checked here

@@ -26,8 +26,8 @@ from fuzz.oracle import SOURCE, canonical, check_report, rename, report_json, su
 from fuzz.strategies import (BYTES, Choices, GameSpace, build_situation, fuzz_settings, fuzzable_games,
                              game_names, game_space, kinds_of)
 from pybridge import api
-from pybridge.report import to_data, to_json
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import to_data, to_json
 
 GAMES = game_names()
 SHARE = 1 / max(1, len(fuzzable_games()))

@@ -6,9 +6,9 @@ do not know would otherwise just produce nothing)."""
 import clingo
 from clingo import ast
 
-from pybridge.catalogue import load_game
-from pybridge.compiler import parse_rules
-from pybridge.encodings import entry_file
+from pybridge.game.catalogue import load_game
+from pybridge.game.encodings import entry_file
+from pybridge.ground.compiler import parse_rules
 
 GAME = load_game("mtg")
 

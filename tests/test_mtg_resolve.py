@@ -8,9 +8,9 @@ Berserk's 532.3 reveals it)."""
 
 
 from pybridge.api import resolve
-from pybridge.catalogue import load_game
-from pybridge.report import to_json
-from pybridge.situation import situation_from_data
+from pybridge.game.catalogue import load_game
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import to_json
 
 from tests.test_mtg_viewpoint import SAMPLE, _swapped
 

@@ -18,8 +18,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from pybridge.catalogue import load_game
 from pybridge.cli import cli
+from pybridge.game.catalogue import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "mtg" / "cryptic-coat.yaml"

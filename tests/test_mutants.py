@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from clingo import ast
 
-from pybridge.encodings import asp_root
-from pybridge.mutants import OPERATORS, Settings, derive_mutants, judge_mutant, sample, write_mutant
+from pybridge.game.encodings import asp_root
+from pybridge.tools.mutants import OPERATORS, Settings, derive_mutants, judge_mutant, sample, write_mutant
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_TURN = ROOT / "tests" / "rulings" / "berserk" / "107"

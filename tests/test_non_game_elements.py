@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from pybridge.api import check, facts_for
-from pybridge.report import to_json
-from pybridge.situation import situation_from_data
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import to_json
 
 RULINGS = Path(__file__).parent / "rulings" / "berserk"
 

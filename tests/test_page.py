@@ -19,13 +19,13 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 
 from pybridge.api import check, with_overrides
-from pybridge.catalogue import load_game
 from pybridge.cli import cli
-from pybridge.page.build import ruling_page
-from pybridge.page.html import json_block
-from pybridge.page.model import UnprojectedSituation, action_arguments, page_data
-from pybridge.situation import load_situation, situation_from_data
-from pybridge.viewpoint import project
+from pybridge.game.catalogue import load_game
+from pybridge.input.situation import load_situation, situation_from_data
+from pybridge.input.viewpoint import project
+from pybridge.report.page.html import json_block
+from pybridge.report.page.model import UnprojectedSituation, action_arguments, page_data
+from pybridge.web.ruling_page import ruling_page
 from test_information_flow import _names, _with, boards
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -188,8 +188,8 @@ def test_situation_text_cannot_end_the_data_block(text):
 
 
 def test_scripts_build_the_page_without_parsing_html():
-    for name in ("page.js", "playground.js"):
-        source = (ROOT / "pybridge" / "page" / "assets" / name).read_text(encoding="utf-8")
+    for folder, name in (("report/page", "page.js"), ("web", "playground.js")):
+        source = (ROOT / "pybridge" / folder / "assets" / name).read_text(encoding="utf-8")
         for forbidden in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(",
                           "new Function", "setTimeout(\"", "</script"):
             assert forbidden not in source, (name, forbidden)

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from pybridge.errors import JudgeError
-from pybridge.page.edit import append_top_level, drop_top_level, line_of, parse_field_path, set_field
+from pybridge.web.edit import append_top_level, drop_top_level, line_of, parse_field_path, set_field
 
 BLOCK = """\
 # a comment at the top

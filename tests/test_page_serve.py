@@ -1,4 +1,4 @@
-"""The playground's server (pybridge/serve.py) through Starlette's test client: judgements,
+"""The playground's server (pybridge/web/serve.py) through Starlette's test client: judgements,
 errors at their field, trees on demand, moves, downloads that pass the ruling runner, and the
 refusals (size limits, other content types, other origins and hosts)."""
 
@@ -13,9 +13,9 @@ pytest.importorskip("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
 from pybridge.api import check  # noqa: E402
-from pybridge.rulings import judge_ruling  # noqa: E402
-from pybridge.serve import Ask, Judge, create_app, exposure_warning, starter_text  # noqa: E402
-from pybridge.situation import situation_from_data  # noqa: E402
+from pybridge.input.situation import situation_from_data  # noqa: E402
+from pybridge.tools.rulings import judge_ruling  # noqa: E402
+from pybridge.web.serve import Ask, Judge, create_app, exposure_warning, starter_text  # noqa: E402
 
 BASE = "http://127.0.0.1"
 
@@ -147,7 +147,8 @@ def test_serving_beyond_loopback_warns():
 def test_a_tree_explained_for_another_player_first_comes_from_the_whole_graph(monkeypatch):
     """When explain answers for another player's same action first, the page takes that verdict's
     graph from check --trees (found in review: that branch copied the report the dataclass way)."""
-    from pybridge import api, serve
+    from pybridge import api
+    from pybridge.web import serve
 
     judge = Judge()
     ask = Ask(starter_text())

@@ -13,12 +13,12 @@ import yaml
 from clingo import ast
 
 from pybridge.api import check, explain, normalise_action
-from pybridge.catalogue import Phrases, load_game
-from pybridge.compiler import parse_rules
-from pybridge.encodings import asp_root, entry_file, known_games
-from pybridge.report import explain_text, report_text, say_term, verdict_text
-from pybridge.rulings import ruling_files
-from pybridge.situation import load_situation
+from pybridge.game.catalogue import Phrases, load_game
+from pybridge.game.encodings import asp_root, entry_file, known_games
+from pybridge.ground.compiler import parse_rules
+from pybridge.input.situation import load_situation
+from pybridge.report.render import explain_text, report_text, say_term, verdict_text
+from pybridge.tools.rulings import ruling_files
 
 ROOT = Path(__file__).resolve().parent.parent
 RULINGS = ROOT / "tests" / "rulings"

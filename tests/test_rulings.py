@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from pybridge.api import check
-from pybridge.rulings import judge_ruling, ruling_files, run_ruling
-from pybridge.situation import load_situation
-from pybridge.structs import replace
+from pybridge.input.situation import load_situation
+from pybridge.input.structs import replace
+from pybridge.tools.rulings import judge_ruling, ruling_files, run_ruling
 
 RULINGS = Path(__file__).parent / "rulings"
 FILES = ruling_files([RULINGS])

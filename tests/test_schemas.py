@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from pybridge.rulings import ruling_files
-from pybridge.schemas import schema_files, vocabulary_pages
+from pybridge.report.schemas import schema_files, vocabulary_pages
+from pybridge.tools.rulings import ruling_files
 
 ROOT = Path(__file__).resolve().parent.parent
 

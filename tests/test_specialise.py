@@ -12,14 +12,15 @@ import clingo
 import pytest
 from clingo import ast
 
-from pybridge import api, solve, specialise
+from pybridge import api
 from pybridge.api import project
-from pybridge.catalogue import load_game
-from pybridge.terms import parse_program
-from pybridge.facts import situation_facts
-from pybridge.report import to_json
-from pybridge.rulings import ruling_files
-from pybridge.situation import load_situation, situation_from_data
+from pybridge.game.catalogue import load_game
+from pybridge.ground import solve, specialise
+from pybridge.ground.facts import situation_facts
+from pybridge.ground.terms import parse_program
+from pybridge.input.situation import load_situation, situation_from_data
+from pybridge.report.render import to_json
+from pybridge.tools.rulings import ruling_files
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))

@@ -1,12 +1,12 @@
-"""pybridge.symbols reads atoms through clingo's C library; the public API reads the same."""
+"""pybridge.ground.symbols reads atoms through clingo's C library; the public API reads the same."""
 
 import clingo
 import pytest
 
-from pybridge import solve, symbols
 from pybridge.api import facts_text
-from pybridge.rulings import ruling_files
-from pybridge.situation import load_situation
+from pybridge.ground import solve, symbols
+from pybridge.input.situation import load_situation
+from pybridge.tools.rulings import ruling_files
 
 from pathlib import Path
 
@@ -52,7 +52,7 @@ def test_the_c_library_reads_what_the_public_api_reads(path, monkeypatch):
 
 def test_a_judgement_is_the_same_either_way(monkeypatch):
     from pybridge.api import check, explain
-    from pybridge.report import to_json
+    from pybridge.report.render import to_json
 
     path = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"
     report = check(path, trees=True)

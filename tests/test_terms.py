@@ -7,7 +7,7 @@ import itertools
 import clingo
 from clingo import Function, Number, String, Tuple_
 
-from pybridge.terms import ident, read, signature_of, text, unify
+from pybridge.ground.terms import ident, read, signature_of, text, unify
 
 # The same terms three ways: built in Python, parsed from text, and read off a model.
 TEXTS = ['a', 'b', '"a"', '"p1"', '1', '-3', 'f(1)', 'f(1,"x")', 'f("x",1)', '(1,2)', '(1,)', 'f(g(h))',
@@ -69,7 +69,7 @@ def test_unify_binds_variables_and_refuses_what_differs():
 def test_arithmetic_is_clingos():
     """terms.builder computes as clingo does: towards zero, on 32-bit integers that wrap around, a
     negative power 0 (and of 0 undefined), division by zero undefined."""
-    from pybridge.terms import Unbuildable, builder, pattern
+    from pybridge.ground.terms import Unbuildable, builder, pattern
     from clingo import ast
 
     cases = ["-7 / 2", "-7 \\ 2", "7 \\ -2", "2 ** 31", "2147483647 + 1", "65536 * 65536", "100000 * 100000",

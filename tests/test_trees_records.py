@@ -12,16 +12,17 @@ from pathlib import Path
 import clingo
 import pytest
 
-from pybridge import api, solve, specialise
-from pybridge.catalogue import load_game
-from pybridge.compiler import GRAPH_MODES, compile_game
-from pybridge.encodings import entry_file
+from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.graph import Graph
-from pybridge.justify import Cites
-from pybridge.report import to_json
-from pybridge.rulings import ruling_files
-from pybridge.situation import load_situation, situation_from_data
+from pybridge.game.catalogue import load_game
+from pybridge.game.encodings import entry_file
+from pybridge.ground import solve, specialise
+from pybridge.ground.compiler import GRAPH_MODES, compile_game
+from pybridge.input.situation import load_situation, situation_from_data
+from pybridge.report.render import to_json
+from pybridge.tools.rulings import ruling_files
+from pybridge.why.graph import Graph
+from pybridge.why.justify import Cites
 
 ROOT = Path(__file__).resolve().parent.parent
 RULINGS = ruling_files([ROOT / "tests" / "rulings"])

@@ -1,9 +1,9 @@
 """The projection onto a player's knowledge: what becomes an unknown card."""
 
 from pybridge.api import check, facts_text
-from pybridge.report import to_json
-from pybridge.situation import situation_from_data
-from pybridge.structs import replace
+from pybridge.input.situation import situation_from_data
+from pybridge.input.structs import replace
+from pybridge.report.render import to_json
 
 
 def situation(**changes):

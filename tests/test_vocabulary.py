@@ -20,12 +20,12 @@ import pytest
 import yaml
 from clingo import SymbolType, ast
 
-from pybridge.catalogue import load_game
-from pybridge.encodings import known_games
 from pybridge.errors import JudgeError
-from pybridge.matrix import fill
-from pybridge.situation import situation_from_data
-from pybridge.vocabulary import ANY_WORD, Context, load_vocabulary
+from pybridge.game.catalogue import load_game
+from pybridge.game.encodings import known_games
+from pybridge.game.vocabulary import ANY_WORD, Context, load_vocabulary
+from pybridge.input.situation import situation_from_data
+from pybridge.tools.matrix import fill
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = known_games()
@@ -311,7 +311,7 @@ def test_every_cited_clause_is_in_the_catalogue(game_rules):
 def test_effect_kinds_are_the_cores():
     from typing import get_args
 
-    from pybridge.situation import EffectKind
+    from pybridge.input.situation import EffectKind
 
     for game in GAMES:
         assert set(load_vocabulary(game).effects) <= set(get_args(EffectKind))
@@ -516,7 +516,7 @@ def test_every_action_the_product_judges_and_a_move_can_be_history():
 
 
 def test_a_selector_target_reaches_the_solver_as_conditions_not_a_card():
-    from pybridge.facts import situation_facts
+    from pybridge.ground.facts import situation_facts
 
     data = copy.deepcopy(BASE)
     data["effects"][2]["target"] = {"element": "forest", "side": "enemies", "other": True}
@@ -527,7 +527,7 @@ def test_a_selector_target_reaches_the_solver_as_conditions_not_a_card():
 
 
 def test_a_spells_selector_reaches_the_solver_as_one_fact_per_condition():
-    from pybridge.facts import situation_facts
+    from pybridge.ground.facts import situation_facts
 
     data = copy.deepcopy(BASE)
     data["cards"][1]["features"] = [{"spell": {"effect": "wound", "amount": 1,

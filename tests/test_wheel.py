@@ -33,5 +33,13 @@ def test_wheel_installs_and_judges_a_ruling(tmp_path):
     result = run(python, "-m", "pybridge", "test", ruling, cwd=work)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.strip().endswith("1 passed, 0 failed")
-    where = run(python, "-c", "import pybridge.encodings as e; print(e.asp_root())", cwd=work)
+    where = run(python, "-c", "import pybridge.game.encodings as e; print(e.asp_root())", cwd=work)
     assert str(env_dir) in where.stdout, "the rules must come from the installed wheel"
+    # The pages' files travel in the wheel: the ruling page (a file of check --html) and the
+    # playground's script, styles and starter board, each from its stage's folder.
+    page = run(python, "-m", "pybridge", "check", ruling, "--html", work / "page.html", cwd=work)
+    assert page.returncode == 0, page.stdout + page.stderr
+    assert "<script>" in (work / "page.html").read_text(encoding="utf-8")
+    read = run(python, "-c", "from pybridge.web.playground_page import ASSETS, playground_asset\n"
+                             "print(all(playground_asset(name) for name in ASSETS))", cwd=work)
+    assert read.stdout.strip() == "True", read.stdout + read.stderr

@@ -11,9 +11,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pybridge import yaml_input
 from pybridge.errors import JudgeError
-from pybridge.limits import DEFAULTS
+from pybridge.input import yaml_input
+from pybridge.input.limits import DEFAULTS
 
 ROOT = Path(__file__).resolve().parent.parent
 SITUATIONS = sorted([*ROOT.glob("tests/rulings/**/*.yaml"), *ROOT.glob("examples/**/*.yaml")])
@@ -97,7 +97,7 @@ def test_an_escape_past_unicode_is_named_where_the_pure_python_scanner_fails_out
 def test_a_number_too_long_to_read_is_named_as_before(text):
     """Where libyaml refuses a text the pure-Python loader reads (an unknown directive, an escaped
     surrogate), that loader's own failure on a number of thousands of digits stands."""
-    from pybridge.situation import parse_text
+    from pybridge.input.situation import parse_text
 
     with pytest.raises(JudgeError) as caught:
         parse_text(text + "1" * 5000 + "\n", source="s.yaml")

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from harness import ROOT
-from pybridge.catalogue import load_game
-from pybridge.page.build import ruling_page
+from pybridge.game.catalogue import load_game
+from pybridge.web.ruling_page import ruling_page
 
 BERSERK = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"
 MTG = ROOT / "examples" / "mtg" / "cryptic-coat.yaml"
@@ -112,7 +112,7 @@ def test_card_texts_are_shown_as_text(page, tmp_path, name):
         "cards": [{"id": name, "name": name, "properties": {"type": "creature"}, "controller": "p1",
                    "cell": {"column": 3, "row": 1}},
                   {"id": "foe", "card": "Вайл", "controller": "p2", "cell": {"column": 3, "row": 1}}]}
-    from pybridge.situation import situation_from_data
+    from pybridge.input.situation import situation_from_data
     _open(page, tmp_path, situation_from_data(situation), "injection")
     assert page.evaluate("window.pwned") is None
     assert page.locator(".board img").count() == 0

@@ -13,9 +13,9 @@ import yaml
 
 from harness import Playground, full_board
 from pybridge.api import check
-from pybridge.rulings import judge_ruling
-from pybridge.serve import starter_text
-from pybridge.situation import load_situation
+from pybridge.input.situation import load_situation
+from pybridge.tools.rulings import judge_ruling
+from pybridge.web.serve import starter_text
 
 SLOW = 120_000  # ms: a full board takes seconds to judge with every justification tree
 

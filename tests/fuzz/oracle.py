@@ -11,9 +11,9 @@ import clingo
 
 from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.justify import Report
-from pybridge.report import to_json
-from pybridge.situation import Situation, situation_from_data
+from pybridge.input.situation import Situation, situation_from_data
+from pybridge.report.render import to_json
+from pybridge.why.justify import Report
 
 from .strategies import GameSpace
 

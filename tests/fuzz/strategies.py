@@ -21,11 +21,11 @@ import yaml
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from pybridge.catalogue import Game, load_game
-from pybridge.encodings import asp_root
 from pybridge.errors import JudgeError
-from pybridge.situation import RESERVED_PREFIX
-from pybridge.vocabulary import ANY_WORD, ValueType, Vocabulary
+from pybridge.game.catalogue import Game, load_game
+from pybridge.game.encodings import asp_root
+from pybridge.game.vocabulary import ANY_WORD, ValueType, Vocabulary
+from pybridge.input.situation import RESERVED_PREFIX
 
 # --------------------------------------------------------------------------
 # Profiles

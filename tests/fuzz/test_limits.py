@@ -1,4 +1,4 @@
-"""Every resource limit (pybridge/limits.py) stops a too-big situation early
+"""Every resource limit (pybridge/input/limits.py) stops a too-big situation early
 with a message naming the field, the limit and how to raise it; raising the
 limit lets the same situation through."""
 
@@ -11,9 +11,10 @@ import time
 
 import pytest
 
-from pybridge import api, limits
+from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.situation import load_situation, situation_from_data
+from pybridge.input import limits
+from pybridge.input.situation import load_situation, situation_from_data
 
 from .strategies import base_situation, fuzzable_games, game_space
 

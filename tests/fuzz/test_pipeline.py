@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pybridge import api, specialise
+from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.situation import parse_text, situation_from_data
+from pybridge.ground import specialise
+from pybridge.input.situation import parse_text, situation_from_data
 
 from .oracle import SOURCE, assert_clear, check_report, judge, report_json
 from .strategies import (BYTES, HOSTILE_STRINGS, Choices, GameSpace, fuzz_settings, fuzzable_games, game_names,
@@ -58,7 +59,7 @@ def test_valid_situations_get_cited_verdicts(name, data, fuzz_cases):
 @fuzz_settings(0.01 * SHARE)
 @given(data=st.data())
 def test_the_specialised_program_answers_as_the_whole(name, data, fuzz_cases):
-    """pybridge.specialise leaves out only rules that cannot fire: on random situations (features,
+    """pybridge.ground.specialise leaves out only rules that cannot fire: on random situations (features,
     effects and cards drawn from the whole vocabulary) the report is the same byte for byte."""
     space = space_or_skip(name)
     situation = situation_from_data(data.draw(situations(space), label="situation"), source=SOURCE)
@@ -109,9 +110,10 @@ def test_arbitrary_data_and_text_never_crash(raw, text, fuzz_cases):
 
 DETERMINISM_SCRIPT = """
 import json, sys
-from pybridge import api, specialise
-from pybridge.report import to_json
-from pybridge.situation import situation_from_data
+from pybridge import api
+from pybridge.ground import specialise
+from pybridge.input.situation import situation_from_data
+from pybridge.report.render import to_json
 for line in sys.stdin:
     print(json.dumps(to_json(api.check(situation_from_data(json.loads(line), source="fuzz.yaml")))))
 """

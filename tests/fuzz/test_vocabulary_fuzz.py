@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from pybridge import api
 from pybridge.errors import JudgeError
-from pybridge.limits import field_path
-from pybridge.situation import situation_from_data
-from pybridge.vocabulary import ANY_WORD, Vocabulary
+from pybridge.game.vocabulary import ANY_WORD, Vocabulary
+from pybridge.input.limits import field_path
+from pybridge.input.situation import situation_from_data
 
 from .oracle import SOURCE
 from .strategies import (BYTES, TEXTS, Choices, GameSpace, base_feature, build_situation, fuzz_settings,

@@ -1,0 +1,1075 @@
+"""Compile a game's rules into the programs the bridge grounds.
+
+The rules base stays plain ASP: plain clingo on ``asp/<game>/main.lp``
+reproduces every verdict. For justifications the bridge grounds it with a
+generated *why layer*, written here once for every game:
+
+- **records** say which rule instance derived an atom: a rule ``H :- B.`` is
+  split into ``_wI(V) :- B.`` and ``H :- _wI(V).`` (``V``: the body's
+  variables), so nothing is grounded twice. ``check`` records the rules of the
+  reason atoms (a verdict's first level of reasons) and of the atoms cites
+  pass through. The graph (:mod:`pybridge.why.graph`) can find most instances by
+  itself, matching a body of plain atoms, their negations and comparisons
+  against the answer (:func:`_joinable`). ``explain`` (one verdict's graph)
+  records only the rules it cannot match: an aggregate, a conditional
+  literal, arithmetic inside an atom and the like. ``trees`` (every
+  verdict's graph) records those too, and every rule whose head leaves a
+  variable open: reading its records in bulk costs less than matching each
+  atom of every verdict.
+- **cites**: ``_c_p_n(Args, Clause)`` holds when the clause is on a
+  derivation of ``p(Args)``. A rule instance's own clause is the clause
+  argument of a judgement head (``forbidden(P, A, "107.2")``), the principle
+  named by an ``ignored/3`` head, and the banner above the rule; vocabulary
+  and bookkeeping clauses (``kind`` in the catalogue) are never cited, and a
+  core banner that states a principle is cited as the game's clause for it.
+  The premises ``candidate/3`` and ``legal/2`` are the verdict's own roots
+  and are not followed: a reason's cites are its own, a consequence's are
+  those of its own derivation. ``_v(P, A, Clause)`` gathers a verdict's cites
+  from its reasons (:data:`VERDICT_CITES`).
+- **near misses** explain an absent atom the derivation relies on (``not Y``)
+  when a *defeater* overrode it: an instance whose body holds but for an
+  effect set aside or a printed property replaced nearly derives its head,
+  and so does one whose body holds but for one nearly-derived premise.
+  ``_nmc_p_n(Args, Clause)`` are the clauses of that near derivation; an
+  instance that rests on ``not Y`` cites them. This part is its own program
+  (``#program near.``) and is grounded only when a defeater holds.
+
+Everything here is static, so the compiled text is cached per content of
+``asp/`` (:mod:`pybridge.ground.solve`)."""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, NamedTuple
+
+import clingo
+from clingo import ast
+
+from pybridge.errors import JudgeError
+from pybridge.game.cache import combined_key, content_key, save_fingerprints
+from pybridge.game.encodings import asp_root, banner_id, relative_name
+from pybridge.ground import specialise, terms
+
+COMPILER_VERSION = "9"  # bump when the generated why layer changes shape
+
+Signature = tuple[str, int]
+
+# The modes whose answers the graph reads (pybridge.why.graph): every verdict's (trees) or one (explain).
+GRAPH_MODES = frozenset({"trees", "explain"})
+
+# Core judgement atoms and the argument that names the clause that decided them.
+CLAUSE_ARGUMENT: dict[Signature, int] = {
+    ("candidate", 3): 2, ("forbidden", 3): 2, ("violation", 4): 2, ("obliged", 3): 2,
+    ("exempt", 4): 3, ("waived", 5): 4, ("assumed", 6): 5, ("clamped", 5): 4, ("satisfied", 3): 2}
+# ignored(Effect, By, Principle): the principle's clause (principle_clause/2) is the instance's.
+PRINCIPLE_ARGUMENT: dict[Signature, int] = {("ignored", 3): 2}
+# Premises not followed for cites: the verdict itself.
+ELIDED = frozenset({("candidate", 3), ("legal", 2)})
+# Atoms whose presence overrides another: an effect set aside, a printed property replaced.
+DEFEATERS = frozenset({("set_aside", 1), ("property_set", 2)})
+# The verdict chain: its cites are gathered from the reasons (VERDICT_CITES), not propagated.
+VERDICT_CHAIN = frozenset({("blocked", 3), ("is_blocked", 2), ("legal", 2), ("illegal", 2),
+                           ("lifted", 3), ("obligation_overridden", 4)})
+# Reason atoms: their rules are always recorded (a verdict's first level of reasons).
+REASONS = frozenset(set(CLAUSE_ARGUMENT) | set(PRINCIPLE_ARGUMENT) | {("consequence", 3)})
+# How a verdict gathers its cites from its reasons: (guard, reason) bodies for _v(P, A, Clause).
+# A legal action rests on its candidates, the prohibitions lifted and what lifted them, the witness
+# treatment of hidden cards, the conditions it met (satisfied/3), and what overrode a prohibition it
+# escaped; an illegal one on its
+# candidates and the prohibitions that block it. Consequences and obligations have cites of their own.
+VERDICT_CITES: tuple[tuple[str, ...], ...] = (
+    ("_c_candidate_3(P, A, _, Cite__)",),
+    ("legal(P, A)", "exempt(P, A, R, _)", "_c_forbidden_3(P, A, R, Cite__)"),
+    ("legal(P, A)", "_c_exempt_4(P, A, _, _, Cite__)"),
+    ("legal(P, A)", "_c_waived_5(P, A, R, _, _, Cite__)", "exempt(P, A, R, _)"),
+    ("legal(P, A)", "_c_assumed_6(P, A, _, _, _, _, Cite__)"),
+    ("legal(P, A)", "_c_satisfied_3(P, A, _, Cite__)"),
+    ("legal(P, A)", "_nmc_is_blocked_2(P, A, Cite__)"),
+    ("illegal(P, A)", "blocked(P, A, R)", "_c_forbidden_3(P, A, R, Cite__)"),
+    # what would have lifted a prohibition that blocks it, but for something that overrode it
+    ("illegal(P, A)", "blocked(P, A, R)", "_nmc_lifted_3(P, A, R, Cite__)"),
+)
+CITE = "Cite__"
+SPLIT_FOR_CITES = True  # the variable the generated rules carry a clause in (no rule of the base uses it)
+
+
+@dataclass(frozen=True, eq=False)
+class Rule:
+    """One rule of the rules base, as justify reads it: its clause, its text, and its head and
+    premises as term patterns (:mod:`pybridge.ground.terms`). ``recorded``: its instances are recorded
+    as ``_wI(V...)`` atoms over ``variables``."""
+
+    index: int
+    banner: str | None
+    clauses: tuple[str, ...]  # its static citeable clauses (the banner, resolved through principles)
+    text: str
+    file: str
+    head_pattern: list = field(repr=False)
+    positive_patterns: tuple = field(repr=False)
+    negative_patterns: tuple = field(repr=False)
+    comparisons: tuple = field(repr=False)  # ("cmp", operator, left, right) of the body
+    variables: tuple[str, ...] = ()
+    recorded: bool = False
+    support_only: bool = False  # a rests_on/2 pair: a rule of the why layer, not of the program
+    # The parsed rule, while compiling (not cached).
+    head: ast.AST | None = field(default=None, repr=False, compare=False)
+    positive: tuple = field(default=(), repr=False, compare=False)
+    negative: tuple = field(default=(), repr=False, compare=False)
+
+    @property
+    def signature(self) -> Signature:
+        p = self.head_pattern
+        return (p[1], len(p[2])) if p[0] == "f" else ("", 0)
+
+    @property
+    def record(self) -> str:
+        return f"_w{self.index}"
+
+    def to_data(self) -> dict:
+        return {k: getattr(self, k) for k in ("index", "banner", "clauses", "text", "file", "head_pattern",
+                                              "positive_patterns", "negative_patterns", "comparisons",
+                                              "variables", "recorded", "support_only")}
+
+    @classmethod
+    def from_data(cls, data: dict) -> Rule:
+        data = dict(data)
+        for key in ("clauses", "positive_patterns", "negative_patterns", "comparisons", "variables"):
+            data[key] = tuple(data[key])
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class NearRule:
+    """A near-miss record: rule ``rule`` nearly derived, with its positive premise number ``fault``
+    itself nearly derived, or its negative premise number ``defeat`` holding."""
+
+    name: str
+    rule: int
+    fault: int | None
+    defeat: int | None
+    variables: tuple[str, ...]
+
+
+class Parts:
+    """The parts of a compiled program few runs need: its near misses (grounded only where a
+    defeater can hold) and its rules as the graph reads them (trees and explain). Held, or read with
+    ``read(name)`` (the data of :meth:`Compiled.part_data`) when first asked for: a new process that
+    judges one ordinary situation never reads them."""
+
+    def __init__(self, near: tuple | None = None, rules: tuple[Rule, ...] | None = None,
+                 read: Callable[..., dict] | None = None) -> None:
+        self._near, self._rules, self._read = near, rules, read
+        self._lock = threading.Lock()
+
+    def has_near(self) -> bool:
+        """Whether the near misses are at hand (made here, or read already)."""
+        return self._near is not None
+
+    def near(self) -> tuple[str, list, tuple[NearRule, ...], list[int]]:
+        if self._near is None:
+            with self._lock:
+                if self._near is None:
+                    self._near = self._load("near", lambda d: (d["near_text"], d["near_shapes"], tuple(
+                        NearRule(n[0], n[1], n[2], n[3], tuple(n[4])) for n in d["near"]), d["near_ranks"]))
+        return self._near
+
+    def rules(self) -> tuple[Rule, ...]:
+        if self._rules is None:
+            with self._lock:
+                if self._rules is None:
+                    self._rules = self._load("rules", lambda d: tuple(Rule.from_data(r) for r in d["rules"]))
+        return self._rules
+
+    def _load(self, name: str, build: Callable[[dict], Any]) -> Any:
+        try:
+            return build(self._read(name))
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError):  # a broken entry is made again
+            return build(self._read(name, fresh=True))
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A game's rules compiled for one mode: the program text, what justify needs to read it."""
+
+    game: str
+    mode: str
+    text: str  # the rules with the why layer
+    principles: dict[str, str]
+    defeaters: tuple[Signature, ...]
+    base_shown: frozenset[Signature] = frozenset()  # what the rules base itself shows (#show)
+    # Predicates whose shown atoms are exactly their true atoms (#show p/n, and no -p/n or #show p(...))
+    whole_shown: frozenset[Signature] = frozenset()
+    # Predicates some statement other than a rule with one atom for its head derives (a choice, a
+    # disjunction, an #external); ANY_HEAD among them: some head could not be read.
+    other_heads: frozenset[Signature] = frozenset()
+    absent: tuple[Signature, ...] = ()  # witness predicates the why layer assumed to have no atoms
+    witnesses: tuple[Signature, ...] = ()  # the witness predicates (shown, so a run can check them)
+    # per statement of text, what pybridge.ground.specialise reads of it, and the rank it gives it
+    shapes: list = field(default_factory=list, repr=False, compare=False)
+    ranks: list = field(default_factory=list, repr=False, compare=False)
+    parts: Parts = field(default_factory=Parts, repr=False, compare=False)
+    # the name the cache folder keeps it under (pybridge.ground.solve.program), for what is kept beside it
+    key: str = field(default="", repr=False, compare=False)
+
+    PARTS = ("near", "rules")  # see Parts
+
+    @property
+    def near_text(self) -> str:
+        """Added when a defeater holds: the near misses."""
+        return self.parts.near()[0]
+
+    @property
+    def near_shapes(self) -> list:
+        return self.parts.near()[1]
+
+    @property
+    def near(self) -> tuple[NearRule, ...]:
+        return self.parts.near()[2]
+
+    @property
+    def near_ranks(self) -> list[int]:
+        """The specialiser's ranks of the program's statements followed by its near misses."""
+        return self.parts.near()[3]
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        return self.parts.rules()
+
+    def to_data(self) -> dict:
+        return {"game": self.game, "mode": self.mode, "text": self.text,
+                "principles": self.principles, "defeaters": [list(d) for d in self.defeaters],
+                "base_shown": sorted(list(s) for s in self.base_shown),
+                "other_heads": sorted(list(s) for s in self.other_heads),
+                "whole_shown": sorted(list(s) for s in self.whole_shown),
+                "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
+                "shapes": self.shapes, "ranks": self.ranks}
+
+    def part_data(self, name: str) -> dict:
+        if name == "near":
+            return {"near_text": self.near_text, "near_shapes": self.near_shapes,
+                    "near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near],
+                    "near_ranks": self.near_ranks}
+        return {"rules": [r.to_data() for r in self.rules]}
+
+    @classmethod
+    def from_data(cls, data: dict, read: Callable[[str], dict], key: str = "") -> Compiled:
+        """A compiled program from :meth:`to_data`; its parts from ``read``, when first asked for."""
+        return cls(game=data["game"], mode=data["mode"], text=data["text"],
+                   principles=dict(data["principles"]), defeaters=tuple(tuple(d) for d in data["defeaters"]),
+                   base_shown=frozenset(tuple(x) for x in data["base_shown"]),
+                   other_heads=frozenset(tuple(x) for x in data["other_heads"]),
+                   whole_shown=frozenset(tuple(x) for x in data["whole_shown"]),
+                   absent=tuple(tuple(w) for w in data["absent"]),
+                   witnesses=tuple(tuple(w) for w in data["witnesses"]),
+                   shapes=data["shapes"], ranks=data["ranks"], parts=Parts(read=read), key=key)
+
+
+def signature(term: ast.AST) -> Signature:
+    if term.ast_type == ast.ASTType.Function:
+        return (term.name, len(term.arguments))
+    if term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+        return (term.symbol.name, len(term.symbol.arguments))
+    return ("", 0)
+
+
+class _Signatures:
+    """:func:`signature` of AST nodes, remembered for one compile: reading a node is several calls
+    into clingo, and the analysis asks about the same premises again and again. Each node is kept
+    with its answer, so its id cannot be taken by another node while it is remembered."""
+
+    def __init__(self) -> None:
+        self._known: dict[int, tuple[ast.AST, Signature]] = {}
+
+    def __call__(self, node: ast.AST) -> Signature:
+        found = self._known.get(id(node))
+        if found is None:
+            found = self._known[id(node)] = (node, signature(node))
+        return found[1]
+
+
+def flat_name(prefix: str, sig: Signature) -> str:
+    return f"{prefix}{sig[0]}_{sig[1]}"
+
+
+def _head_term(rule: ast.AST) -> ast.AST | None:
+    head = rule.head
+    if (head.ast_type == ast.ASTType.Literal and head.sign == ast.Sign.NoSign
+            and head.atom.ast_type == ast.ASTType.SymbolicAtom):
+        term = head.atom.symbol
+        if signature(term)[0]:
+            return term
+    return None
+
+
+ANY_HEAD: Signature = ("", -1)
+
+
+def _whole_shown(statements: list[ast.AST]) -> frozenset[Signature]:
+    """The signatures shown whole (``#show p/2.``), but for a name shown otherwise too: classically
+    negated (``#show -p/2.``, whose atoms share the name) or as a term (``#show p(X) : q(X).``)."""
+    whole, mixed, named = set(), set(), set()
+    for st in statements:
+        if st.ast_type == ast.ASTType.ShowSignature:
+            (whole if st.positive else mixed).add((st.name, st.arity))
+        elif st.ast_type == ast.ASTType.ShowTerm:
+            term = st.term
+            if term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == clingo.SymbolType.Function:
+                named.add(term.symbol.name)
+            elif term.ast_type == ast.ASTType.Function:
+                named.add(term.name)
+            else:  # a term whose name the compiler cannot tell (-p(X), ...)
+                return frozenset()
+    return frozenset(s for s in whole - mixed if s[0] not in named)
+
+
+def _derives(statement: ast.AST) -> set[Signature]:
+    """The predicates a statement that is not a rule of one atom may derive: a choice's, a
+    disjunction's or an #external's atoms (:data:`ANY_HEAD` where a head cannot be read, and for a
+    ``#const``, whose name a head may use in place of its value)."""
+    if statement.ast_type == ast.ASTType.Definition:
+        return {ANY_HEAD}
+    if statement.ast_type == ast.ASTType.Rule:
+        head = statement.head
+    elif statement.ast_type == ast.ASTType.External:
+        head = statement.atom
+    else:
+        return set()
+    atoms: list = []
+    try:
+        specialise.head_atoms(head, atoms)
+    except ValueError:
+        return {ANY_HEAD}
+    return {(name, arity) for name, arity, _ in atoms}
+
+
+def _literal(literal: ast.AST) -> tuple[ast.AST, ast.Sign] | None:
+    """The atom's term and sign of a plain symbolic body literal, else None."""
+    if literal.ast_type == ast.ASTType.Literal and literal.atom.ast_type == ast.ASTType.SymbolicAtom:
+        term = literal.atom.symbol
+        if signature(term)[0]:
+            return term, literal.sign
+    return None
+
+
+def _variables(node: ast.AST, out: set[str]) -> None:
+    """The global variables of a rule part (aggregate elements and conditions are local)."""
+    kind = node.ast_type
+    if kind == ast.ASTType.Variable:
+        if node.name != "_":
+            out.add(node.name)
+        return
+    if kind in (ast.ASTType.BodyAggregate, ast.ASTType.Aggregate):
+        for guard in (node.left_guard, node.right_guard):
+            if guard is not None:
+                _variables(guard.term, out)
+        return
+    if kind == ast.ASTType.ConditionalLiteral:
+        return
+    for key in node.child_keys:
+        child = getattr(node, key)
+        if child is None:
+            continue
+        if isinstance(child, ast.AST):
+            _variables(child, out)
+        else:
+            for item in child:
+                _variables(item, out)
+
+
+_COMPARISONS = {
+    ast.ComparisonOperator.Equal: "=", ast.ComparisonOperator.NotEqual: "!=",
+    ast.ComparisonOperator.LessThan: "<", ast.ComparisonOperator.LessEqual: "<=",
+    ast.ComparisonOperator.GreaterThan: ">", ast.ComparisonOperator.GreaterEqual: ">=",
+}
+
+
+def _comparison(literal: ast.AST) -> bool:
+    """A body literal ``X op Y`` (one guard, not negated)."""
+    return (literal.ast_type == ast.ASTType.Literal and literal.sign == ast.Sign.NoSign
+            and literal.atom.ast_type == ast.ASTType.Comparison and len(literal.atom.guards) == 1)
+
+
+def _computed(term: ast.AST) -> bool:
+    """A head term with arithmetic, an interval or a pool: it cannot be matched back from a record."""
+    kind = term.ast_type
+    if kind in (ast.ASTType.BinaryOperation, ast.ASTType.UnaryOperation, ast.ASTType.Interval,
+                ast.ASTType.Pool):
+        return True
+    if kind == ast.ASTType.Function:
+        return any(_computed(a) for a in term.arguments)
+    return False
+
+
+def _plain(term: ast.AST) -> bool:
+    """A term the graph can build from its variables' values alone: named variables, numbers,
+    strings, constants and functions or tuples of them (no ``_``, arithmetic, interval, pool,
+    external function or ``#inf``/``#sup``)."""
+    kind = term.ast_type
+    if kind == ast.ASTType.Variable:
+        return term.name != "_"
+    if kind == ast.ASTType.SymbolicTerm:
+        symbol = term.symbol
+        return symbol.type in (clingo.SymbolType.Number, clingo.SymbolType.String) or (
+            symbol.type == clingo.SymbolType.Function and symbol.positive)
+    if kind == ast.ASTType.Function:
+        return not term.external and all(_plain(a) for a in term.arguments)
+    return False
+
+
+def _evaluable(term: ast.AST) -> bool:
+    """A :func:`_plain` term, or arithmetic over such terms: what the graph can build once its
+    variables are bound (no ``_``, interval, pool, external function or ``#inf``/``#sup``)."""
+    kind = term.ast_type
+    if kind == ast.ASTType.BinaryOperation:
+        return term.operator_type in terms.OPERATORS and _evaluable(term.left) and _evaluable(term.right)
+    if kind == ast.ASTType.UnaryOperation:
+        return term.operator_type in (ast.UnaryOperator.Minus, ast.UnaryOperator.Absolute) and \
+            _evaluable(term.argument)
+    if kind == ast.ASTType.Function:
+        return not term.external and all(_evaluable(a) for a in term.arguments)
+    return _plain(term)
+
+
+def _matchable(term: ast.AST) -> bool:
+    """A term a premise may have for the graph to look its atoms up: :func:`_plain`, but for
+    arithmetic without variables (``-2``, ``1 + 1``), which has one value."""
+    kind = term.ast_type
+    if kind in (ast.ASTType.BinaryOperation, ast.ASTType.UnaryOperation):
+        found: set[str] = set()
+        _variables(term, found)
+        return not found and _evaluable(term)
+    if kind == ast.ASTType.Function:
+        return not term.external and all(_matchable(a) for a in term.arguments)
+    return _plain(term)
+
+
+def _joinable(body: Iterable[ast.AST]) -> bool:
+    """Whether the graph can find a rule's instances by matching its body against the answer
+    (:meth:`pybridge.why.graph.Graph.instances`), so that explain mode need not record them: every
+    literal is an atom of :func:`_matchable` terms, the negation of an atom of :func:`_evaluable`
+    ones, or a comparison of :func:`_evaluable` terms; and every variable is bound by a positive atom
+    or by an equation whose other side is bound (``D = X - Y``) before a negation or a comparison
+    needs it. The graph binds variables exactly so."""
+    bound: set[str] = set()
+    needed: list[set[str]] = []  # the variables of each negation and comparison
+    equations: list[tuple[ast.AST, set[str], ast.AST, set[str]]] = []
+    for literal in body:
+        parts = _literal(literal)
+        if parts is not None:
+            term, sign = parts
+            if sign not in (ast.Sign.NoSign, ast.Sign.Negation) or not (
+                    _matchable(term) if sign == ast.Sign.NoSign else _evaluable(term)):
+                return False
+            found: set[str] = set()
+            _variables(term, found)
+            if sign == ast.Sign.NoSign:
+                bound |= found
+            else:
+                needed.append(found)
+        elif _comparison(literal):
+            guard = literal.atom.guards[0]
+            left, right = literal.atom.term, guard.term
+            if not (_evaluable(left) and _evaluable(right)):
+                return False
+            on_left, on_right = set(), set()
+            _variables(left, on_left)
+            _variables(right, on_right)
+            needed.append(on_left | on_right)
+            if guard.comparison == ast.ComparisonOperator.Equal:
+                equations.append((left, on_left, right, on_right))
+        else:
+            return False
+    changed = True
+    while changed:  # an equation binds a plain side once the other side is bound
+        changed = False
+        for left, on_left, right, on_right in equations:
+            for side, its, other in ((left, on_left, on_right), (right, on_right, on_left)):
+                if other <= bound and not its <= bound and _plain(side):
+                    bound |= its
+                    changed = True
+    return all(variables <= bound for variables in needed)
+
+
+class _NameAnonymous(ast.Transformer):
+    """Give every ``_`` of a rule its own name, so a record may keep it."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def visit_Variable(self, node: ast.AST) -> ast.AST:
+        if node.name != "_":
+            return node
+        self.count += 1
+        return ast.Variable(node.location, f"Anon{self.count}__")
+
+    def visit_Literal(self, node: ast.AST) -> ast.AST:
+        # "not p(X, _)": the _ stays anonymous, a local of the negation that no record can keep
+        return node if node.sign != ast.Sign.NoSign else node.update(**self.visit_children(node))
+
+
+def asp_digest() -> str:
+    """A key for everything the compiled programs depend on: the files under asp/, and this compiler
+    (each file by its content key: pybridge.game.cache.content_key)."""
+    parts = [COMPILER_VERSION, content_key(Path(__file__)),
+             content_key(Path(specialise.__file__))]  # the statement shapes are cached too
+    root = asp_root()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        parts += [path.relative_to(root).as_posix(), content_key(path)]
+    digest = combined_key(parts)
+    save_fingerprints()
+    return digest[:24]
+
+
+class Statement(NamedTuple):
+    """A statement of the rules with the clause of the banner above it in its file."""
+
+    node: ast.AST
+    clause: str | None
+    file: str
+
+
+def parse_rules(entry: Path) -> list[Statement]:
+    """Every statement of a program file and the files it includes, each under its clause
+    banner (comments themselves are dropped)."""
+    statements: list[Statement] = []
+    banner: dict[str, str | None] = {}
+
+    def take(statement: ast.AST) -> None:
+        filename = statement.location.begin.filename
+        if statement.ast_type == ast.ASTType.Comment:
+            clause = banner_id(str(statement))
+            if clause:
+                banner[filename] = clause
+            return
+        statements.append(Statement(statement, banner.get(filename), filename))
+
+    try:
+        ast.parse_files([str(entry)], take, logger=lambda code, message: None)
+    except RuntimeError as exc:
+        raise JudgeError(f"the rules in {relative_name(str(entry))} do not parse: {exc}") from None
+    return statements
+
+
+def _rests_on(statements) -> list[tuple[str, str]]:
+    """The game's rests_on(Predicate, Support) facts."""
+    found = []
+    for statement, _, _ in statements:
+        if statement.ast_type != ast.ASTType.Rule or statement.body:
+            continue
+        term = _head_term(statement)
+        if term is not None and signature(term) == ("rests_on", 2):
+            found.append((str(term.arguments[0]), str(term.arguments[1])))
+    return found
+
+
+def _principle_facts(statements) -> dict[str, str]:
+    """principle name -> clause id, from the game's principle_clause/2 facts."""
+    result: dict[str, str] = {}
+    for statement, _, _ in statements:
+        if statement.ast_type != ast.ASTType.Rule or statement.body:
+            continue
+        term = _head_term(statement)
+        if term is None or signature(term) != ("principle_clause", 2):
+            continue
+        name, clause = term.arguments
+        if (name.ast_type == ast.ASTType.SymbolicTerm and clause.ast_type == ast.ASTType.SymbolicTerm
+                and clause.symbol.type == clingo.SymbolType.String):
+            result[str(name.symbol)] = clause.symbol.string
+    return result
+
+
+def _flat(prefix: str, term: ast.AST, extra: Iterable[str] = ()) -> str:
+    """``p(X, Y)`` -> ``_c_p_2(X, Y, extra...)``."""
+    name, arity = signature(term)
+    args = [str(a) for a in (term.arguments if term.ast_type == ast.ASTType.Function else [])] + list(extra)
+    return f"{prefix}{name}_{arity}({', '.join(args)})" if args else f"{prefix}{name}_{arity}"
+
+
+def _rule(head: str, body: Iterable[str]) -> str:
+    parts = [b for b in body if b]
+    return f"{head} :- {'; '.join(parts)}." if parts else f"{head}."
+
+
+def _quote(text: str) -> str:
+    return str(clingo.String(text))
+
+
+def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[str], str],
+                 principle_of_banner: Callable[[str], str | None],
+                 witnesses: frozenset[Signature] = frozenset(),
+                 absent: frozenset[Signature] = frozenset(),
+                 defeaters: frozenset[Signature] = frozenset(), record_every_rule: bool = False) -> Compiled:
+    """Compile ``entry`` for ``mode``: ``check`` (cites and first-level reasons), ``trees`` (every
+    verdict's graph) or ``explain`` (one verdict's graph). ``clause_kind(id)`` says whether a clause
+    is cited (``"rule"``); ``principle_of_banner(id)`` names the principle a core banner states, if
+    any; ``defeaters`` are the game's own, besides :data:`DEFEATERS`. ``record_every_rule``: in trees
+    and explain modes, record the rules the graph could match itself too (the tests compare the
+    graphs either way)."""
+    defeaters = DEFEATERS | defeaters
+    statements = parse_rules(entry)
+    sig_of = _Signatures()
+    principles = _principle_facts(statements)
+
+    def citeable(clause_id: str | None) -> str | None:
+        if clause_id is None:
+            return None
+        principle = principle_of_banner(clause_id)
+        if principle is not None:
+            clause_id = principles.get(principle)
+            if clause_id is None:
+                return None
+        return clause_id if clause_kind(clause_id) == "rule" else None
+
+    # ---- the rules, named and classified
+    rules: list[Rule] = []
+    # Rules whose instances the graph can find by matching their bodies against the answer (see
+    # _joinable): explain mode records none of them; trees mode, only those whose head pins the
+    # instance down (every variable is the head's), since it reads the records of every verdict's
+    # graph in bulk, which costs less than matching each of its atoms.
+    joined: set[int] = set()
+    pinned: set[int] = set()
+    bodies: dict[int, list[ast.AST]] = {}
+    heads: dict[int, ast.AST] = {}
+    order: list[tuple[str, object]] = []  # ("text", str) or ("rule", index): the program, in order
+    other_heads: set[Signature] = set()  # what statements other than rules of one atom derive
+    for statement, banner, filename in statements:
+        term = _head_term(statement) if statement.ast_type == ast.ASTType.Rule else None
+        if term is None:
+            order.append(("text", str(statement)))
+            other_heads |= _derives(statement)
+            continue
+        named = _NameAnonymous()(statement) if statement.body else statement
+        positive, negative, variables = [], [], set()
+        for literal in named.body:
+            _variables(literal, variables)
+            parts = _literal(literal)
+            if parts is not None:
+                (positive if parts[1] == ast.Sign.NoSign else negative).append(parts[0])
+        head = _head_term(named)
+        head_variables: set[str] = set()
+        _variables(head, head_variables)
+        if not record_every_rule and _evaluable(head) and _joinable(named.body):
+            joined.add(len(rules))
+            if variables <= head_variables and _plain(head):
+                pinned.add(len(rules))
+        variables |= head_variables
+        own = citeable(banner)
+        comparisons = tuple(["cmp", _COMPARISONS.get(lit.atom.guards[0].comparison, "?"),
+                             terms.pattern(lit.atom.term), terms.pattern(lit.atom.guards[0].term)]
+                            for lit in named.body if _comparison(lit))
+        rule = Rule(index=len(rules), banner=banner, clauses=(own,) if own else (), text=str(statement),
+                    file=relative_name(filename), head_pattern=terms.pattern(head),
+                    positive_patterns=tuple(terms.pattern(p) for p in positive),
+                    negative_patterns=tuple(terms.pattern(n) for n in negative), comparisons=comparisons,
+                    variables=tuple(sorted(variables)), head=head, positive=tuple(positive),
+                    negative=tuple(negative))
+        rules.append(rule)
+        bodies[rule.index] = list(named.body)
+        heads[rule.index] = named.head
+        order.append(("rule", rule.index))
+    if not rules:
+        raise JudgeError(f"the rules of {game!r} hold no rules")
+    by_signature: dict[Signature, list[Rule]] = defaultdict(list)
+    for rule in rules:
+        by_signature[rule.signature].append(rule)
+    # rests_on(P, S): an atom of P rests also on the atoms of S that share its first arguments. Each
+    # pair becomes a rule of the why layer only ("P(X...) :- P(X...), S(X..., Y...)"), never of the program.
+    for name, support in _rests_on(statements):
+        heads_ = [s_ for s_ in by_signature if s_[0] == name]
+        supports = [s_ for s_ in by_signature if s_[0] == support]
+        for head_sig in heads_:
+            for support_sig in supports:
+                if support_sig[1] < head_sig[1]:
+                    continue
+                loc = ast.Location(ast.Position("<why>", 1, 1), ast.Position("<why>", 1, 1))
+                head = ast.Function(loc, name, [ast.Variable(loc, f"V{i}") for i in range(head_sig[1])], 0)
+                premise = ast.Function(loc, support, [ast.Variable(loc, f"V{i}") for i in range(support_sig[1])], 0)
+                rule = Rule(index=len(rules), banner=None, clauses=(), text=f"{head} rests on {premise}",
+                            file="core/effects.lp", head_pattern=terms.pattern(head),
+                            positive_patterns=(terms.pattern(head), terms.pattern(premise)),
+                            negative_patterns=(), comparisons=(),
+                            variables=tuple(f"V{i}" for i in range(support_sig[1])), head=head,
+                            positive=(head, premise), negative=(), support_only=True)
+                rules.append(rule)
+                bodies[rule.index] = [ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(head)),
+                                      ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(premise))]
+                heads[rule.index] = ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(head))
+                by_signature[head_sig].append(rule)
+    # The why layer may be specialised to situations where some witness predicates have no atoms:
+    # the rules resting on them, and predicates left with no live rule, then carry no cites. An
+    # input predicate (declared in core/interface.lp) keeps the atoms of the situation's facts even
+    # when every rule deriving more of it rests on an absent witness (Berserk's effect/4 instances).
+    inputs = {(s.node.name, s.node.arity) for s in statements
+              if s.node.ast_type == ast.ASTType.Defined and s.file.endswith("core/interface.lp")}
+    assumed_absent = tuple(sorted(absent))
+    absent = set(absent)
+    changed = True
+    while changed:
+        changed = False
+        for sig, group in by_signature.items():
+            if sig not in absent and sig not in inputs and all(
+                    any(sig_of(p) in absent for p in r.positive) for r in group):
+                absent.add(sig)
+                changed = True
+    live = [r for r in rules if not any(sig_of(p) in absent for p in r.positive)
+            and r.signature not in absent]
+    alive = {r.index for r in live}
+
+    def dynamic_clause(rule: Rule) -> str | None:
+        position = CLAUSE_ARGUMENT.get(rule.signature)
+        return str(rule.head.arguments[position]) if position is not None else None
+
+    def principle_term(rule: Rule) -> str | None:
+        position = PRINCIPLE_ARGUMENT.get(rule.signature)
+        return str(rule.head.arguments[position]) if position is not None else None
+
+    def own_static(rule: Rule) -> set[str]:
+        """The clauses an instance of the rule surely cites (statically known)."""
+        own = set(rule.clauses)
+        dynamic = dynamic_clause(rule)
+        if dynamic is not None and dynamic.startswith('"'):
+            own.add(clingo.parse_term(dynamic).string)
+        principle = principle_term(rule)
+        if principle is not None and principle in principles:
+            own.add(principles[principle])
+        return own
+
+    def has_own(rule: Rule) -> bool:
+        return bool(rule.clauses) or dynamic_clause(rule) is not None or principle_term(rule) is not None
+
+    # ---- static analysis: which atoms can be near-missed; which clauses can reach an atom's cites
+    near: set[Signature] = set()
+    changed = True
+    while changed:
+        changed = False
+        for rule in live:
+            if rule.signature in near or rule.signature in VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3), ("lifted", 3)}:
+                continue
+            if any(sig_of(n) in defeaters and sig_of(n) not in absent for n in rule.negative) or any(
+                    sig_of(p) in near and sig_of(p) not in ELIDED for p in rule.positive):
+                near.add(rule.signature)
+                changed = True
+    # The clauses each predicate's cites can hold (an over-approximation), "?" for unknown ones.
+    reach: dict[Signature, set[str]] = defaultdict(set)
+    changed = True
+    while changed:
+        changed = False
+        for rule in live:
+            if rule.signature in VERDICT_CHAIN:
+                continue
+            found = own_static(rule)
+            if has_own(rule) and not found:
+                found = {"?"}
+            for premise in rule.positive:
+                if sig_of(premise) not in ELIDED:
+                    found |= reach[sig_of(premise)]
+            if any(sig_of(n) in near for n in rule.negative):
+                found.add("?near")
+            if not found <= reach[rule.signature]:
+                reach[rule.signature] |= found
+                changed = True
+
+    # Exact cites: a predicate every atom of which cites the same clauses, however derived. An
+    # instance resting on it cites them too, and no rule need say so: they are folded into the
+    # instance's static clauses.
+    exact: dict[Signature, frozenset[str]] = {}
+
+    def folded(rule: Rule) -> frozenset[str] | None:
+        """The instance's clauses, if they are static: its own and its exact premises'."""
+        if "?" in reach_own(rule) or any(sig_of(n) in near for n in rule.negative):
+            return None
+        found = set(own_static(rule))
+        for premise in rule.positive:
+            sig = sig_of(premise)
+            if sig in ELIDED or not reach[sig]:
+                continue
+            if sig not in exact:
+                return None
+            found |= exact[sig]
+        return frozenset(found)
+
+    def reach_own(rule: Rule) -> set[str]:
+        found = own_static(rule)
+        return {"?"} if has_own(rule) and not found and dynamic_clause(rule) is None else (
+            found | ({"?"} if dynamic_clause(rule) is not None and not dynamic_clause(rule).startswith('"')
+                     or (principle_term(rule) is not None and principle_term(rule) not in principles) else set()))
+
+    changed = True
+    while changed:
+        changed = False
+        for sig, group in by_signature.items():
+            if sig in exact or sig in VERDICT_CHAIN:
+                continue
+            totals = {folded(r) for r in group if r.index in alive}
+            if totals and None not in totals and len(totals) == 1:
+                exact[sig] = next(iter(totals))
+                changed = True
+
+    def static_clauses(rule: Rule) -> set[str]:
+        """The clauses every instance of the rule cites, its exact premises' included."""
+        found = set(own_static(rule))
+        for premise in rule.positive:
+            sig = sig_of(premise)
+            if sig not in ELIDED and sig in exact:
+                found |= exact[sig]
+        return found
+
+    edges_of: dict[int, list[int]] = {}
+
+    def edges(rule: Rule) -> list[int]:
+        """Positive premises whose cites vary, and can add to what the instance cites anyway (asked
+        once reach and exact are complete, so remembered per rule)."""
+        found = edges_of.get(rule.index)
+        if found is None:
+            own = static_clauses(rule)
+            found = edges_of[rule.index] = [
+                i for i, p in enumerate(rule.positive)
+                if sig_of(p) not in ELIDED and sig_of(p) not in exact and reach[sig_of(p)]
+                and not reach[sig_of(p)] <= own]
+        return found
+
+    # Cites are kept only where something reads them: the reasons, and the premises they pass through.
+    cited = {s for s in REASONS if s in by_signature}
+    changed = True
+    while changed:
+        changed = False
+        for rule in live:
+            if rule.signature not in cited:
+                continue
+            for i in edges(rule):
+                premise = sig_of(rule.positive[i])
+                if premise not in cited:
+                    cited.add(premise)
+                    changed = True
+
+    def extra_banners(rule: Rule) -> tuple[str, ...]:
+        """Static clauses a justify reading the atom alone would miss: for a judgement atom, those
+        besides the clause its argument names."""
+        dynamic = dynamic_clause(rule)
+        named = {clingo.parse_term(dynamic).string} if dynamic is not None and dynamic.startswith('"') else set()
+        return tuple(sorted(c for c in static_clauses(rule) if c not in named))
+
+    def needs_record(rule: Rule) -> bool:
+        if not bodies[rule.index] or rule.support_only:
+            return False
+        if mode == "trees":
+            return rule.index not in pinned
+        if mode == "explain":
+            return rule.index not in joined
+        if rule.signature not in cited or rule.index not in alive or not SPLIT_FOR_CITES:
+            return False
+        if rule.signature in REASONS:
+            return bool(edges(rule)) or (bool(extra_banners(rule)) and dynamic_clause(rule) is not None
+                                         and not dynamic_clause(rule).startswith('"'))
+        shared = _shared(group_static[rule.signature])
+        return bool(edges(rule)) or (bool(static_clauses(rule)) and shared is None)
+
+    group_static = {sig: [static_clauses(r) for r in group if r.index in alive] for sig, group in by_signature.items()}
+    recorded = {rule.index for rule in rules if needs_record(rule)}
+    rules = [Rule(**{**r.__dict__, "recorded": r.index in recorded}) for r in rules]
+
+    def record_atom(rule: Rule) -> str:
+        return f"{rule.record}({', '.join(rule.variables)})" if rule.variables else rule.record
+
+    def instance(rule: Rule) -> list[str]:
+        """Body literals that hold exactly when an instance of the rule holds."""
+        return [record_atom(rule)] if rule.recorded else [str(b) for b in bodies[rule.index]]
+
+    lines: list[str] = []
+    for kind, item in order:
+        if kind == "text":
+            lines.append(str(item))
+            continue
+        rule = rules[item]
+        body = [str(b) for b in bodies[rule.index]]
+        if not rule.recorded:
+            lines.append(rule.text)
+        elif _computed(rule.head):  # keep the rule; record its instances beside it
+            lines.append(rule.text)
+            lines.append(_rule(record_atom(rule), body))
+        else:
+            lines.append(_rule(record_atom(rule), body))
+            lines.append(_rule(str(heads[rule.index]), [record_atom(rule)]))
+
+    def emit_cites(predicates: set[Signature], out: list[str]) -> None:
+        """The cite rules of these predicates. Own clauses: a judgement atom names its clause (justify
+        reads it off the atom), so only static clauses besides it are made; other predicates get
+        theirs once per predicate where their rules share them, else per rule. Then cites from
+        premises (a judgement premise passes on the clause it names too). In trees mode justify reads
+        every record and gathers cites from the graph itself, so nothing is made."""
+        if mode in GRAPH_MODES:
+            return
+        for sig in sorted(predicates):
+            group = [r for r in by_signature.get(sig, ()) if r.index in alive]
+            if sig in REASONS:
+                for rule in group:
+                    for clause in extra_banners(rule):
+                        out.append(_rule(_flat("_c_", rule.head, [_quote(clause)]), instance(rule)))
+                continue
+            shared = _shared(group_static[sig])
+            if shared is not None:
+                for clause in sorted(shared):
+                    out.append(_rule(_flat("_c_", _pattern_ast(sig), [_quote(clause)]), [_pattern(sig)]))
+            else:
+                for rule in group:
+                    for clause in sorted(static_clauses(rule)):
+                        out.append(_rule(_flat("_c_", rule.head, [_quote(clause)]), instance(rule)))
+        for rule in rules:
+            if rule.signature not in predicates or rule.signature in VERDICT_CHAIN or rule.index not in alive:
+                continue
+            for i in edges(rule):
+                premise = rule.positive[i]
+                sig = sig_of(premise)
+                out.append(_rule(_flat("_c_", rule.head, [CITE]), instance(rule) + [_flat("_c_", premise, [CITE])]))
+                if sig in CLAUSE_ARGUMENT:
+                    out.append(_rule(_flat("_c_", rule.head, [str(premise.arguments[CLAUSE_ARGUMENT[sig]])]),
+                                     instance(rule)))
+                elif sig in PRINCIPLE_ARGUMENT:
+                    out.append(_rule(_flat("_c_", rule.head, [CITE]), instance(rule) + [
+                        f"principle_clause({premise.arguments[PRINCIPLE_ARGUMENT[sig]]}, {CITE})"]))
+
+    def closure(start: set[Signature]) -> set[Signature]:
+        """The predicates whose cites these need: themselves and the premises they pass through."""
+        found = set(start)
+        changed = True
+        while changed:
+            changed = False
+            for rule in live:
+                if rule.signature in found:
+                    for i in edges(rule):
+                        premise = sig_of(rule.positive[i])
+                        if premise not in found:
+                            found.add(premise)
+                            changed = True
+        return found
+
+    emit_cites(cited, lines)
+
+    # ---- a verdict's cites beyond the clauses its reason atoms name (justify adds those)
+    if mode == "check":
+        for body in VERDICT_CITES:
+            lines.append(_rule(f"_v(P, A, {CITE})", body))
+        lines.append("#show _v/3.")
+        lines.append(f"#show {flat_name('_c_', ('consequence', 3))}/4.")
+
+    for sig in sorted(defeaters | set(witnesses)):
+        lines.append(f"#show {sig[0]}/{sig[1]}.")
+    declared = {("_nmc_is_blocked_2", 3), ("_nmc_lifted_3", 4), ("_v", 3)} | {(flat_name("_c_", s), s[1] + 1) for s in REASONS}
+    declared |= {(flat_name("_nmc_", s), s[1] + 1) for s in near}
+    lines += [f"#defined {name}/{arity}." for name, arity in sorted(declared)]
+
+    # ---- near misses: added to the program when a defeater holds (see pybridge.ground.solve)
+    def near_static(rule: Rule, fault: int | None) -> set[str]:
+        """The static clauses of a near instance: its own, and its exact premises' but the faulty one."""
+        found = set(own_static(rule))
+        for slot, premise in enumerate(rule.positive):
+            sig = sig_of(premise)
+            if slot != fault and sig not in ELIDED and sig in exact:
+                found |= exact[sig]
+        return found
+
+    # The near part needs the cites of what overrode (the defeaters) and of the premises that held.
+    near_cited = closure({d for d in defeaters if d in by_signature}
+                         | {sig_of(p) for r in live if r.signature in near for p in r.positive
+                            if reach[sig_of(p)] and sig_of(p) not in ELIDED}) - cited
+    near_cites: list[str] = []
+    emit_cites(near_cited, near_cites)
+    near_lines, near_rules = _near_part([r for r in rules if r.index in alive], rules, bodies, near,
+                                        cited | near_cited, dynamic_clause, principle_term, near_static,
+                                        cites=mode == "check", defeaters=defeaters, sig_of=sig_of)
+    near_lines = near_cites + near_lines
+    text, near_text = "\n".join(lines) + "\n", "\n".join(near_lines) + "\n"
+    shapes, near_shapes = specialise.text_shapes(text), specialise.text_shapes(near_text)
+    indexed = specialise.Program(shapes)  # the ranks it finds are kept, for the runs to take as they are
+    near_ranks = specialise.Program(near_shapes, extends=indexed).rank
+    return Compiled(game=game, mode=mode, text=text, shapes=shapes, ranks=indexed.rank,
+                    other_heads=frozenset(other_heads),
+                    parts=Parts(near=(near_text, near_shapes, tuple(near_rules), near_ranks), rules=tuple(rules)),
+                    principles=principles,
+                    defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
+                        (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
+                    whole_shown=_whole_shown([st for st, _, _ in statements]),
+                    witnesses=tuple(sorted(witnesses)))
+
+
+def _shared(sets: list[set[str]]) -> set[str] | None:
+    """The clauses every rule of a predicate has, if they all have the same ones (None if not)."""
+    distinct = {frozenset(x) for x in sets}
+    return set(next(iter(distinct))) if len(distinct) == 1 else None
+
+
+def _near_part(live, rules, bodies, near, cited, dynamic_clause, principle_term, near_static, *, cites: bool,
+               defeaters: frozenset[Signature] = DEFEATERS, sig_of: Callable[[ast.AST], Signature] = signature):
+    lines: list[str] = []
+    made: list[NearRule] = []
+
+    def add(rule: Rule, fault: int | None, defeat: int | None, body: list[str]) -> NearRule:
+        name = f"_nmw{len(made)}"
+        atom = f"{name}({', '.join(rule.variables)})" if rule.variables else name
+        lines.append(_rule(atom, body + [f"not {rule.head}"]))
+        lines.append(_rule(_flat("_nm_", rule.head), [atom]))
+        record = NearRule(name=name, rule=rule.index, fault=fault, defeat=defeat, variables=rule.variables)
+        made.append(record)
+        return record
+
+    live_signatures = {r.signature for r in live}
+    for rule in live:
+        if rule.signature not in near or not bodies[rule.index] or _computed(rule.head) or rule.support_only:
+            continue
+        literals = bodies[rule.index]
+        kinds = [_literal(lit) for lit in literals]
+        positives = [i for i, k in enumerate(kinds) if k and k[1] == ast.Sign.NoSign]
+        negatives = [i for i, k in enumerate(kinds) if k and k[1] == ast.Sign.Negation]
+        for slot, i in enumerate(positives):
+            premise = kinds[i][0]
+            if sig_of(premise) in near and sig_of(premise) not in ELIDED:
+                add(rule, slot, None, [_flat("_nm_", premise)] + [str(l) for j, l in enumerate(literals) if j != i])
+        for slot, i in enumerate(negatives):
+            if sig_of(kinds[i][0]) in defeaters and sig_of(kinds[i][0]) in live_signatures:
+                add(rule, None, slot, [str(kinds[i][0])] + [str(l) for j, l in enumerate(literals) if j != i])
+
+    if not cites:
+        return lines, made
+    for record in made:
+        rule = rules[record.rule]
+        atom = f"{record.name}({', '.join(record.variables)})" if record.variables else record.name
+        head = rule.head
+        for clause in sorted(near_static(rule, record.fault)):
+            lines.append(_rule(_flat("_nmc_", head, [_quote(clause)]), [atom]))
+        dynamic = dynamic_clause(rule)
+        if dynamic is not None:
+            lines.append(_rule(_flat("_nmc_", head, [dynamic]), [atom]))
+        principle = principle_term(rule)
+        if principle is not None:
+            lines.append(_rule(_flat("_nmc_", head, [CITE]), [atom, f"principle_clause({principle}, {CITE})"]))
+        for slot, premise in enumerate(rule.positive):
+            if slot == record.fault:
+                lines.append(_rule(_flat("_nmc_", head, [CITE]), [atom, _flat("_nmc_", premise, [CITE])]))
+            elif sig_of(premise) in cited and sig_of(premise) not in ELIDED:
+                lines.append(_rule(_flat("_nmc_", head, [CITE]), [atom, _flat("_c_", premise, [CITE])]))
+        if record.defeat is not None:
+            defeater = rule.negative[record.defeat]
+            if sig_of(defeater) in cited:
+                lines.append(_rule(_flat("_nmc_", head, [CITE]), [atom, _flat("_c_", defeater, [CITE])]))
+    # What overrode a negated atom reaches the cites of the instances resting on it.
+    for rule in live:
+        if rule.signature not in cited or rule.signature in VERDICT_CHAIN:
+            continue
+        for negated in rule.negative:
+            if sig_of(negated) in near:
+                body = [f"{rule.record}({', '.join(rule.variables)})" if rule.variables else rule.record] \
+                    if rule.recorded else [str(b) for b in bodies[rule.index]]
+                lines.append(_rule(_flat("_c_", rule.head, [CITE]), body + [_flat("_nmc_", negated, [CITE])]))
+    return lines, made
+
+
+def _pattern_ast(sig: Signature) -> ast.AST:
+    loc = ast.Location(ast.Position("<why>", 1, 1), ast.Position("<why>", 1, 1))
+    return ast.Function(loc, sig[0], [ast.Variable(loc, f"X{i}") for i in range(sig[1])], 0)
+
+
+def _pattern(sig: Signature) -> str:
+    return str(_pattern_ast(sig)) if sig[1] else sig[0]

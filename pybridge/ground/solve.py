@@ -1,0 +1,469 @@
+"""The clingo Control lifecycle: the compiled rules, the situation's facts,
+ground, solve, and hand back what justify reads.
+
+The rules are compiled once per content of ``asp/`` (:mod:`pybridge.ground.compiler`)
+and kept in memory (parsed) and in the cache folder (:mod:`pybridge.game.cache`), so a
+long-lived process pays nothing per situation for them and a new process only
+reads a file. Facts go in as text, printed as clingo prints their Symbols
+(:mod:`pybridge.ground.facts`; user text never becomes program text).
+
+The why layer is specialised: with no effects in a situation, nothing can
+set an effect aside, replace a property or push a value below zero, so the
+cite paths through those *witness* predicates are left out. A run checks the
+witnesses it shows; one that holds against the guess, or a *defeater* (an
+effect set aside, a property replaced) that calls for near misses, makes the
+run again with the layer that covers it; where the specialiser
+(pybridge.ground.specialise) finds that a defeater can hold and few near rules can
+fire, they go in from the first run. The verdicts never depend on the guess,
+only the time does."""
+
+from __future__ import annotations
+
+import logging
+import marshal
+import re
+import sys
+import threading
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
+from typing import Iterable
+
+import clingo
+from clingo import ast
+
+from pybridge.errors import JudgeError
+from pybridge.game import cache
+from pybridge.game.catalogue import Game, load_game
+from pybridge.game.encodings import entry_file
+from pybridge.ground import specialise, symbols, terms
+from pybridge.ground.compiler import GRAPH_MODES, Compiled, Signature, asp_digest, compile_game
+from pybridge.ground.facts import FactSet
+from pybridge.ground.terms import parse_program, program_lines
+from pybridge.input import limits
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIME_LIMIT = limits.DEFAULTS.time_limit  # the default; see pybridge/input/limits.py
+# Core witness predicates (asp/core/effects.lp): they hold only where effects are in play.
+CORE_WITNESSES: frozenset[Signature] = frozenset({("ignored", 3), ("set_aside", 1), ("replacement", 3),
+                                                   ("below_zero", 4), ("selector_reaches", 2)})
+
+
+def _logger(code: clingo.MessageCode, message: str) -> None:
+    # An atom or a shown signature with no atoms in this situation is clingo's informational note
+    # (the rules base shows what a situation may lack); other messages are warnings.
+    level = logging.INFO if code == clingo.MessageCode.AtomUndefined else logging.WARNING
+    log.log(level, "clingo: %s", _BLOCK.sub("<string>:", message.strip()))
+
+
+# clingo names a text given to Control.add "<block>" and one parsed into statements "<string>". A
+# program's first run hands it text, later runs parsed statements: the same statements on the same
+# lines, so the messages name the same place either way.
+_BLOCK = re.compile(r"(?m)^<block>:")
+
+
+# --------------------------------------------------------------------------
+# Compiled programs: in memory, then in the cache folder, then compiled
+
+
+@lru_cache(maxsize=1)
+def _digest() -> str:
+    return asp_digest()
+
+
+def witnesses(game: Game) -> frozenset[Signature]:
+    return CORE_WITNESSES | frozenset(game.witnesses)
+
+
+@lru_cache(maxsize=32)
+def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset()) -> Compiled:
+    """The game's rules compiled for ``mode`` (check, trees or explain), with the why layer specialised to
+    the witnesses in ``absent`` having no atoms. Its near misses and its rules as the graph reads
+    them are read when first asked for (:class:`pybridge.ground.compiler.Parts`)."""
+    key = "-".join([game_name, mode, _digest()] + sorted(f"{n}.{a}" for n, a in absent))
+
+    def compile_() -> Compiled:
+        game = load_game(game_name)
+        made = compile_game(game_name, entry_file(game_name, game.entry), mode=mode,
+                            clause_kind=game.clause_kind, principle_of_banner=game.principle_of,
+                            witnesses=witnesses(game), absent=absent, defeaters=frozenset(game.defeaters))
+        for part in Compiled.PARTS:  # the parts first: a reader that finds the program finds them too
+            cache.write_json(f"{key}.{part}.json", made.part_data(part))
+        cache.write_json(f"{key}.json", made.to_data())
+        return replace(made, key=key)
+
+    def read_part(part: str, fresh: bool = False) -> dict:
+        """A part of the cached program, read when first asked for; made again if it is gone, or
+        ``fresh`` (what was read would not build: :class:`pybridge.ground.compiler.Parts`)."""
+        data = None if fresh else cache.read_json(f"{key}.{part}.json")
+        if data is not None:
+            return data
+        log.info("the cached part %s of %s is missing or broken: compiling it again", part, key)
+        return compile_().part_data(part)
+
+    data = cache.read_json(f"{key}.json")
+    if data is not None:
+        try:
+            return Compiled.from_data(data, read_part, key=key)
+        except (ValueError, KeyError, TypeError) as exc:  # a broken cache entry is made again
+            log.info("ignoring the cached program %s: %s", key, exc)
+    return compile_()
+
+
+# --------------------------------------------------------------------------
+# Solving
+
+
+@dataclass
+class Answer:
+    """What a run gives justify: the shown atoms by predicate name, the program that made them, and
+    (in the graph's modes, trees and explain) the Control with its model held open, for looking up
+    atoms lazily. Call :meth:`close` when done with such an answer."""
+
+    shown: dict[str, list[clingo.Symbol]]  # by predicate name (shown predicates differ by name)
+    compiled: Compiled
+    given: Iterable[clingo.Symbol]  # the situation's facts (a FactSet makes its Symbols when first read)
+    control: clingo.Control | None = field(default=None, repr=False)
+    near: bool = False
+    deadline: float = float("inf")
+    time_limit: float = 0.0
+    _handle: ExitStack | None = field(default=None, repr=False)
+    _fact_idents: frozenset[int] | None = field(default=None, repr=False)
+    _facts_known: dict[int, bool] = field(default_factory=dict, repr=False)
+    _model: clingo.Model | None = field(default=None, repr=False)
+    _arguments: dict[str, list[tuple[clingo.Symbol, ...]]] = field(default_factory=dict, repr=False)
+    _given_signatures: frozenset[Signature] | None = field(default=None, repr=False)
+
+    def atoms(self, name: str) -> list[clingo.Symbol]:
+        return self.shown.get(name, [])
+
+    def arguments(self, name: str) -> list[tuple[clingo.Symbol, ...]]:
+        """The arguments of each shown atom of ``name``, in order, read once."""
+        found = self._arguments.get(name)
+        if found is None:
+            found = self._arguments[name] = symbols.arguments(self.shown.get(name, ()))
+        return found
+
+    def is_fact(self, atom: clingo.Symbol) -> bool:
+        """Whether ``atom`` is one of the situation's facts (only the graph asks, of every atom it
+        meets, some many times: the answer is remembered per atom)."""
+        key = terms.ident(atom)
+        found = self._facts_known.get(key)
+        if found is None:
+            if isinstance(self.given, FactSet):
+                found = terms.signature_of(atom) in self.given_signatures() and atom in self.given
+            else:
+                if self._fact_idents is None:
+                    self._fact_idents = frozenset(map(terms.ident, self.given))
+                found = key in self._fact_idents
+            self._facts_known[key] = found
+        return found
+
+    def given_signatures(self) -> frozenset[Signature]:
+        """The predicates the situation's facts are of."""
+        if isinstance(self.given, FactSet):
+            return self.given.signatures
+        if self._given_signatures is None:
+            self._given_signatures = frozenset(terms.signature_of(f) for f in self.given)
+        return self._given_signatures
+
+    def lookup(self, name: str, arity: int) -> Iterable[clingo.Symbol]:
+        """Every atom of a signature in the answer (in the graph's modes: read from the ground program)."""
+        if self.control is None:
+            return self.atoms(name)
+        return symbols.true_atoms(self.control, self._model, name, arity)
+
+    def lookup_arguments(self, name: str, arity: int) -> list[list[int]]:
+        """:meth:`lookup`'s atoms' arguments, as their representations (the graph's modes). A predicate
+        the rules base shows is read off the shown atoms (one call into clingo an atom, where walking
+        the ground program's atoms takes several)."""
+        if (name, arity) in self.compiled.whole_shown:
+            return [[a._rep for a in args] for args in self.arguments(name) if len(args) == arity]
+        return symbols.true_arguments(self.control, self._model, name, arity)
+
+    def holds(self, atom: clingo.Symbol) -> bool:
+        if self.control is None:
+            return atom in self.shown.get(atom.name, ())
+        found = self.control.symbolic_atoms[atom]
+        return found is not None and (found.is_fact or self._model.contains(atom))
+
+    def within_time(self) -> None:
+        """Refuse a run that went past its time limit (justifications count too)."""
+        _past(self.deadline, self.time_limit, "the judgement")
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()  # the ExitStack that holds the solve open
+            self._handle = self._model = None
+
+
+def _past(deadline: float, time_limit: float, what: str) -> None:
+    if time.monotonic() > deadline:
+        raise JudgeError(limits.over(f"{what} did not finish within the time limit", time_limit, "time_limit"))
+
+
+def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, near: bool,
+         keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
+    ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
+    if _run_before(compiled) or not _a_statement_a_line(compiled, near):
+        with ast.ProgramBuilder(ctl) as builder:
+            for statement in _statements(compiled, facts, near):
+                builder.add(statement)
+    else:  # clingo parses the text itself, with no statement passing through Python
+        for part in _statements_text(compiled, facts, near):
+            ctl.add("base", [], part)
+    ctl.add("base", [], facts.text)
+    try:
+        ctl.ground([("base", [])])
+    except RuntimeError as exc:
+        raise JudgeError(f"grounding failed: {exc}") from None
+    _past(deadline, time_limit, "grounding")  # clingo cannot interrupt grounding: the limit is checked after it
+    models: list[list[clingo.Symbol]] = []
+
+    def on_model(model: clingo.Model) -> None:
+        models.append(list(model.symbols(shown=True)))
+
+    with ctl.solve(on_model=on_model, async_=True) as handle:
+        if not handle.wait(max(0.0, deadline - time.monotonic())):
+            handle.cancel()
+            raise JudgeError(limits.over("the solver did not finish within the time limit", time_limit,
+                                         "time_limit"))
+        result = handle.get()
+    if result.unsatisfiable or not models:
+        raise JudgeError("the rules have no answer for this situation (it contradicts them)")
+    if len(models) > 1:
+        raise JudgeError("the rules give more than one answer for this situation; "
+                         "the verdict layer must be deterministic")
+    shown: dict[str, list[clingo.Symbol]] = {}
+    for atom, name in zip(models[0], symbols.names(models[0])):
+        shown.setdefault(name, []).append(atom)
+    return shown, (ctl if keep else None)
+
+
+class Facts:
+    """A situation's facts as clingo reads them (one parse is cheaper than a backend call per fact,
+    and it is exactly what `ccg-judge facts` shows), and their shape for :mod:`pybridge.ground.specialise`:
+    from a :class:`pybridge.ground.facts.FactSet`, which has both at hand, or from Symbols, printed."""
+
+    def __init__(self, facts: FactSet | list[clingo.Symbol]):
+        self.facts = facts
+
+    @cached_property
+    def text(self) -> str:
+        return self.facts.text if isinstance(self.facts, FactSet) else render(self.facts)
+
+    @cached_property
+    def key(self) -> frozenset:
+        return self.facts.key if isinstance(self.facts, FactSet) else specialise.text_key(self.text)
+
+
+def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
+    """The program for these facts: the rules that can fire for them (:mod:`pybridge.ground.specialise`);
+    ``near`` adds the near misses."""
+    base = _parsed(compiled.text)
+    statements = base + (_parsed(compiled.near_text) if near else ())
+    if not specialise.ENABLED or not compiled.shapes:
+        return list(statements)
+    return [statements[i] for i in _kept(compiled, facts, near)]
+
+
+def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
+    """:func:`_statements` as the texts of the program and, with ``near``, of its near misses, for a
+    program this process has not run: parsing them costs only the statements kept. A statement left
+    out is an empty line, so every statement keeps its line and clingo's messages name the same
+    place either way. The compiler writes a statement a line (see :func:`_a_statement_a_line`);
+    clingo's parse puts a ``#program base.`` of its own first, so statement ``i`` of a part is its
+    line ``i - 1``."""
+    parts = [program_lines(compiled.text)] + ([program_lines(compiled.near_text)] if near else [])
+    if not specialise.ENABLED or not compiled.shapes:
+        return ["\n".join(lines) for lines in parts]
+    kept = set(_kept(compiled, facts, near))
+    texts, first = [], 0  # first: the index of the part's own #program base. among all statements
+    for lines in parts:
+        texts.append("\n".join(line if first + 1 + n in kept else "" for n, line in enumerate(lines)))
+        first += len(lines) + 1
+    return texts
+
+
+def _count(text: str) -> int:
+    """How many statements clingo parses from a compiled text: a line each and its own first one."""
+    return text.count("\n") + 1 if text.endswith("\n") else text.count("\n") + 2
+
+
+def _a_statement_a_line(compiled: Compiled, near: bool) -> bool:
+    """Whether each line of the compiled texts in use is one statement, as the shapes read them (a
+    statement printed over several lines, a #script say, would break the line-for-statement match)."""
+    return len(compiled.shapes) == _count(compiled.text) and (
+        not near or len(compiled.near_shapes) == _count(compiled.near_text))
+
+
+# The API may be called from several threads (an application's; the playground's requests arrive in
+# a thread pool): the per-process tables below change under this lock, since taking the oldest entry
+# out iterates a table, which another thread's insert would break.
+_tables = threading.Lock()
+_ran: dict[int, Compiled] = {}  # the compiled programs this process has run, by id
+
+
+def _run_before(compiled: Compiled) -> bool:
+    """Whether this process has run the program before. Its first run goes to clingo as the text of
+    what it grounds, so a process that judges one situation parses no more than that; from the
+    second on, the whole program is parsed once and its statements reused (a third of the cost of
+    parsing them again)."""
+    with _tables:
+        if _ran.get(id(compiled)) is compiled:
+            return True
+        _ran[id(compiled)] = compiled
+        if len(_ran) > 64:
+            _ran.pop(next(iter(_ran)))
+        return False
+
+
+def _kept(compiled: Compiled, facts: Facts, near: bool) -> tuple[int, ...]:
+    """The statements the specialiser keeps for a run, ``near`` with the near misses (a fixpoint
+    over the program alone, and for the near misses one going on from it)."""
+    return specialise.kept(_shapes(compiled, near=near), facts.key).statements
+
+
+def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
+    """Whether to ground the near misses in the first run: where the specialiser finds that a
+    defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
+    less than the second run that a defeater holding would need. Otherwise the run goes without them
+    and runs again only if a defeater does hold. Either way the answer is the same. (Defeaters are
+    derived by the program's own statements: the program alone tells whether one can hold, and the
+    near misses are read only then.)"""
+    if not specialise.ENABLED or not compiled.shapes:
+        return False
+    kept = specialise.kept(_shapes(compiled, near=False), facts.key)
+    if not any(tuple(d) in kept.predicates for d in compiled.defeaters):
+        return False
+    kept = specialise.kept(_shapes(compiled, near=True), facts.key)
+    base = _count(compiled.text)
+    near = sum(1 for i in kept.statements if i >= base)
+    return near * 10 <= len(kept.statements) - near
+
+
+_indexed: dict[tuple[int, bool], tuple[Compiled, specialise.Program]] = {}
+
+
+def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
+    """The statement shapes of a compiled program, with its near misses after them if ``near``,
+    indexed once per process (with them, by extending the index without them)."""
+    found = _indexed.get((id(compiled), near))
+    if found is None or found[0] is not compiled:
+        if near:  # the program's own index, extended by its near misses
+            found = (compiled, specialise.Program(compiled.near_shapes, extends=_shapes(compiled, near=False),
+                                                  rank=compiled.near_ranks))
+        else:
+            found = (compiled, _own_index(compiled))
+        with _tables:
+            _indexed[(id(compiled), near)] = found
+            if len(_indexed) > 64:
+                _indexed.pop(next(iter(_indexed)))
+    return found[1]
+
+
+def _own_index(compiled: Compiled) -> specialise.Program:
+    """The specialiser's index of a program's own statements, kept in the cache folder beside it as
+    marshal data (in the interpreter's own format, hence its tag in the name): a new process reads it
+    in about 40% of the time building it takes."""
+    tag = sys.implementation.cache_tag  # None where the interpreter keeps no bytecode cache
+    name = f"{compiled.key}.shapes-{tag}.marshal" if compiled.key and tag else None
+    raw = cache.read_bytes(name) if name else None
+    if raw is not None:
+        try:
+            program = specialise.Program.from_state(marshal.loads(raw))
+            if program.size == len(compiled.shapes):
+                return program
+        except (ValueError, EOFError, TypeError):  # a broken entry is made again
+            pass
+    program = specialise.Program(compiled.shapes, rank=compiled.ranks)
+    if name:
+        cache.write_bytes(name, marshal.dumps(program.state()))
+    return program
+
+
+@lru_cache(maxsize=64)
+def _parsed(text: str) -> tuple[ast.AST, ...]:
+    """A compiled program parsed once per process: handing clingo the parsed statements costs
+    a third of parsing the text again for every situation."""
+    return tuple(parse_program(text))
+
+
+def _hold_model(ctl: clingo.Control) -> tuple[ExitStack, clingo.Model]:
+    """The (only) model again, held open for lookups: atoms the grounder left to the solver (those
+    resting on aggregates, say) are true in it though not facts of the ground program."""
+    stack = ExitStack()
+    handle = stack.enter_context(ctl.solve(yield_=True))
+    model = handle.model()
+    if model is None:  # cannot happen after a satisfiable run; say so rather than guess
+        stack.close()
+        raise JudgeError("the rules lost their answer on a second look (a defect in ccg-judge)")
+    return stack, model
+
+
+def render(facts: list[clingo.Symbol]) -> str:
+    return "".join([f"{fact}.\n" for fact in facts])
+
+
+@dataclass(frozen=True)
+class EffectShape:
+    """What the guess of witnesses looks at in an effect: its target, its kind, whether a card made it,
+    and whether its target is a selector (which may reach any card)."""
+
+    target: str
+    kind: str
+    sourced: bool
+    selector: bool = False
+
+
+def expected_witnesses(effects: Iterable[EffectShape], game: Game) -> frozenset[Signature]:
+    """The core witnesses a situation's effects may bring about: a clash needs two effects on one card
+    (or a source, which a game may set aside); a replaced property needs a set effect; a value below
+    zero, a modifier. A game's own witnesses are always expected. A wrong guess costs a second run."""
+    effects = list(effects)
+    per_target: dict[str, int] = {}
+    for e in effects:
+        per_target[e.target] = per_target.get(e.target, 0) + 1
+    expected = set(game.witnesses)
+    if any(n > 1 for n in per_target.values()) or any(e.sourced or e.selector for e in effects):
+        expected |= {("ignored", 3), ("set_aside", 1)}
+    if any(e.selector for e in effects):
+        expected.add(("selector_reaches", 2))
+    if any(e.kind == "set" for e in effects):
+        expected.add(("replacement", 3))
+    if any(e.kind == "modify" for e in effects):
+        expected.add(("below_zero", 4))
+    return frozenset(expected)
+
+
+def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "check",
+          time_limit: float | None = None, expected: frozenset[Signature] | None = None) -> Answer:
+    """Ground and solve one situation. ``expected``: the witnesses the situation may bring about
+    (:func:`expected_witnesses`; None: any)."""
+    bounds = limits.current()
+    time_limit = time_limit or bounds.time_limit
+    deadline = time.monotonic() + time_limit  # one budget for grounding, solving and justifying
+    game = load_game(game_name)
+    all_witnesses = witnesses(game)
+    absent = all_witnesses - expected if expected is not None else frozenset()
+    compiled = program(game_name, mode, absent if mode == "check" else frozenset())
+    given = Facts(facts)
+    near = _near_up_front(compiled, given)
+    shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode in GRAPH_MODES)
+    present = frozenset(s for s in all_witnesses if shown.get(s[0]))
+    defeated = any(shown.get(d[0]) for d in compiled.defeaters)
+    if (mode == "check" and present & set(compiled.absent)) or (defeated and not near):
+        compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
+        near = near or defeated
+        shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode in GRAPH_MODES)
+    judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
+    if judgements > bounds.judgements:
+        raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
+                                     "ignored effects, ...)", bounds.judgements, "judgements"))
+    answer = Answer(shown=shown, compiled=compiled, given=facts, control=control, near=near,
+                    deadline=deadline, time_limit=time_limit)
+    if control is not None:
+        answer._handle, answer._model = _hold_model(control)
+    return answer

@@ -1,0 +1,1054 @@
+"""The consistency search: is there a situation within small bounds where the
+rules contradict themselves, or leave something undecided?
+
+The solver itself generates the situations: a game's ``generator.lp`` holds
+choice rules over the game's vocabulary (cards with their type, controller,
+zone or cell, open, hidden, arrival, properties and features; the turn;
+effects with timestamps; history), as the viewpoint player sees them after
+the projection of :mod:`pybridge.input.viewpoint`. It is joined with the game's
+rules and with **invariants** written in ASP (``asp/core/invariants.lp``,
+``asp/<game>/invariants.lp``; the game's ``main.lp`` never includes them):
+``invariant(Id, Sentence)`` declares one, ``violated(Id, Witness)`` says
+where it fails. One grounding serves every invariant; each is searched in
+turn with an assumption, and clingo's optimisation returns the smallest
+counterexample (fewest cards, then fewest effects, then the fewest other
+details). A counterexample is written back as a situation file, validated,
+and its facts, projected as ``ccg-judge check`` projects them, must equal
+the generated ones.
+
+The clauses that clash are named with unsatisfiable cores: every rule of
+the rules base gets ``_on("<clause id>")`` in its body (the clause of the
+banner above it); on the counterexample's facts, with the violation
+forbidden, solving under the assumption that every clause is on fails, and
+the core, minimised by deletion, is the set of clauses that produce the
+violation whatever the other clauses do.
+
+One invariant compares situations: what a player is told must not depend on
+an opponent's hidden card. It is checked in Python over generated
+situations that contain such a card: the card's identity (name,
+properties, features, effects it makes) is varied and ``check`` must give
+the same report, never naming the card.
+
+The vocabulary the generator draws from is derived from the files (see
+:func:`vocabulary_facts`): the game's ``game.yaml``, its ``cards.yaml``, and
+the constants the rules themselves use in the input predicates.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+import clingo
+import yaml
+from clingo import ast
+
+from pybridge.errors import JudgeError, close_matches
+from pybridge.game.catalogue import Game, load_game
+from pybridge.game.encodings import asp_root, banner_id, entry_file
+from pybridge.game.vocabulary import Context, is_word, load_vocabulary
+from pybridge.game.vocabulary import Vocabulary as GameVocabulary
+from pybridge.ground.compiler import Statement, parse_rules
+from pybridge.input.situation import Situation, situation_from_data
+
+log = logging.getLogger(__name__)
+
+SWITCH = "_on"                      # _on("107.2"): the rules of clause 107.2 are switched on
+TARGET = "consistency_target"      # the invariant searched for, given as an assumption
+SAMPLE = "consistency_sample"      # a situation with a part the pair checks need
+PAIR_CHECKED = "compared_invariant"  # an invariant checked over pairs of situations, in Python
+ANY_FEATURE = "any_feature"         # a key a rule reads of whatever feature: given to those that declare it
+
+
+# --------------------------------------------------------------------------
+# The rules base as statements, each under its clause (compiler.parse_rules)
+
+
+def _log_clingo(code: clingo.MessageCode, message: str) -> None:
+    log.info("clingo: %s", message.strip())
+
+
+def switch_literal(location: ast.Location, clause: str) -> ast.AST:
+    atom = ast.SymbolicAtom(ast.Function(location, SWITCH, [ast.SymbolicTerm(location, clingo.String(clause))], 0))
+    return ast.Literal(location, ast.Sign.NoSign, atom)
+
+
+def switched(statements: Iterable[Statement]) -> list[ast.AST]:
+    """The statements with ``_on("<clause>")`` added to the body of every rule under a clause."""
+    result = []
+    for statement in statements:
+        node = statement.node
+        if node.ast_type == ast.ASTType.Rule and statement.clause is not None:
+            node = node.update(body=list(node.body) + [switch_literal(node.location, statement.clause)])
+        result.append(node)
+    return result
+
+
+def rule_clauses(statements: Iterable[Statement]) -> list[str]:
+    return sorted({s.clause for s in statements if s.node.ast_type == ast.ASTType.Rule and s.clause})
+
+
+class _Atoms(ast.Transformer):
+    """Collects every atom p(t1, ..., tn) of a statement: heads, bodies, aggregate elements."""
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, tuple[ast.AST, ...]]] = []
+
+    def visit_SymbolicAtom(self, node: ast.AST) -> ast.AST:
+        symbol = node.symbol
+        if symbol.ast_type == ast.ASTType.Function:
+            self.found.append((symbol.name, tuple(symbol.arguments)))
+        return node
+
+
+def atoms_of(statements: Iterable[Statement]) -> list[tuple[str, tuple[ast.AST, ...]]]:
+    collector = _Atoms()
+    for statement in statements:
+        collector(statement.node)
+    return collector.found
+
+
+def input_signatures() -> frozenset[tuple[str, int]]:
+    """The input predicates: the ``#defined`` declarations of asp/core/interface.lp."""
+    found = set()
+    for statement in parse_rules(asp_root() / "core" / "interface.lp"):
+        if statement.node.ast_type == ast.ASTType.Defined:
+            found.add((statement.node.name, statement.node.arity))
+    return frozenset(found)
+
+
+# --------------------------------------------------------------------------
+# The vocabulary the generator draws from
+
+
+def _constant(term: ast.AST) -> clingo.Symbol | None:
+    """The value of a ground term of the rules (a constant, string, number or tuple), else None."""
+    if term.ast_type == ast.ASTType.SymbolicTerm:
+        return term.symbol
+    if term.ast_type == ast.ASTType.UnaryOperation and term.argument.ast_type == ast.ASTType.SymbolicTerm:
+        symbol = term.argument.symbol
+        if symbol.type == clingo.SymbolType.Number and str(term).startswith("-"):
+            return clingo.Number(-symbol.number)
+    if term.ast_type == ast.ASTType.Function:
+        parts = [_constant(a) for a in term.arguments]
+        if all(p is not None for p in parts):
+            return clingo.Function(term.name, parts)
+    return None
+
+
+def _term(value: Any) -> clingo.Symbol:
+    from pybridge.ground.facts import term
+    return term(value).symbol
+
+
+@dataclass
+class Vocabulary:
+    """The words a generated situation may use; printed as ``vocabulary_*`` facts."""
+
+    features: set[str] = field(default_factory=set)
+    plain_features: set[str] = field(default_factory=set)  # ones a card may have with no parameters
+    parameters: set[tuple[str, str, clingo.Symbol]] = field(default_factory=set)
+    required: set[tuple[str, str]] = field(default_factory=set)  # a feature's parameters it needs
+    properties: set[tuple[str, clingo.Symbol]] = field(default_factory=set)
+    numbers: dict[str, int] = field(default_factory=dict)  # key -> list length (0: one number)
+    effects: set[clingo.Symbol] = field(default_factory=set)
+    action_kinds: set[str] = field(default_factory=set)
+    markers: set[str] = field(default_factory=set)
+    declared_markers: set[str] = field(default_factory=set)  # every marker kind the game declares
+    protections: set[str] = field(default_factory=set)
+
+    def facts(self) -> list[clingo.Symbol]:
+        F = clingo.Function
+        out = [F("vocabulary_feature", [F(f)]) for f in sorted(self.features)]
+        out += [F("vocabulary_parameter", [F(f), F(k), v]) for f, k, v in sorted(self.parameters, key=str)]
+        out += [F("vocabulary_required", [F(f), F(k)]) for f, k in sorted(self.required)]
+        out += [F("vocabulary_property", [F(k), v]) for k, v in sorted(self.properties, key=str)]
+        out += [F("vocabulary_number", [F(k), clingo.Number(n)]) for k, n in sorted(self.numbers.items())]
+        out += [F("vocabulary_effect", [e]) for e in sorted(self.effects, key=str)]
+        out += [F("vocabulary_action_kind", [F(k)]) for k in sorted(self.action_kinds)]
+        out += [F("vocabulary_marker", [F(k)]) for k in sorted(self.markers)]
+        out += [F("vocabulary_declared_marker", [F(k)]) for k in sorted(self.declared_markers)]
+        out += [F("vocabulary_protection", [F(k)]) for k in sorted(self.protections)]
+        return out
+
+
+def derive_vocabulary(game: Game, statements: list[Statement], values: int) -> Vocabulary:
+    """What the rules and the card catalogue name: features and their parameters, properties,
+    numeric keys, effect kinds, action kinds, markers, protections. Where a rule reads a parameter
+    or property into a variable, the values come from the catalogue, else small numbers."""
+    v = Vocabulary()
+    numbers = [clingo.Number(n) for n in range(values + 1)]
+    catalogue_values: dict[str, set[clingo.Symbol]] = {}
+    for card in game.cards.values():
+        for key, value in (card.get("properties") or {}).items():
+            if isinstance(value, bool):
+                continue
+            if isinstance(value, int):
+                v.numbers.setdefault(str(key), 0)
+            elif isinstance(value, list):
+                v.numbers[str(key)] = len(value)
+            else:
+                v.properties.add((str(key), _term(value)))
+        for feature in card.get("features") or []:
+            items = {feature: {}} if isinstance(feature, str) else feature
+            for name, params in items.items():
+                v.features.add(str(name))
+                for key, value in (params or {}).items():
+                    symbol = _term(value)
+                    v.parameters.add((str(name), str(key), symbol))
+                    catalogue_values.setdefault(str(key), set()).add(symbol)
+
+    atoms = atoms_of(statements)
+    kinds_by_functor: dict[str, set[str | None]] = {}
+    conditions: set[tuple[str, str]] = set()
+    for name, args in atoms:
+        const = [_constant(a) for a in args]
+        if name in ("has_feature", "printed_feature") and len(args) == 2 and const[1] is not None:
+            v.features.add(const[1].name)
+        elif name == "action_kind" and len(args) == 2:
+            functor = args[0].name if args[0].ast_type == ast.ASTType.Function else None
+            kind = const[1].name if const[1] is not None else None
+            if functor:
+                kinds_by_functor.setdefault(functor, set()).add(kind)
+            if kind:
+                v.action_kinds.add(kind)
+        elif name == "violation" and len(args) == 4 and const[3] is not None:
+            functor = args[1].name if args[1].ast_type == ast.ASTType.Function else None
+            if functor:
+                conditions.add((functor, const[3].name))
+        elif name in ("marker", "marker_present") and len(args) == 3 and const[1] is not None:
+            v.markers.add(const[1].name)
+        elif name in ("protection", "has_protection") and len(args) == 2 and const[1] is not None:
+            v.protections.add(const[1].name)
+        elif name in ("property", "has_property") and len(args) == 3 and const[1] is not None:
+            if const[2] is not None:
+                v.properties.add((const[1].name, const[2]))
+        elif name in ("base_value", "value") and len(args) == 4 and const[1] is not None:
+            index = const[2]
+            if const[1].name not in v.numbers:
+                v.numbers[const[1].name] = 0 if (index is not None and index.number == 0) else 3
+    # Parameters a rule reads: a constant value as written, a variable one from the catalogue.
+    for name, args in atoms:
+        if name != "feature_param" or len(args) != 4:
+            continue
+        feature, key, value = (_constant(a) for a in args[1:])
+        if key is None:
+            continue
+        owner = feature.name if feature is not None else ANY_FEATURE
+        if feature is not None:
+            v.features.add(feature.name)
+        for symbol in [value] if value is not None else sorted(catalogue_values.get(key.name) or numbers, key=str):
+            v.parameters.add((owner, key.name, symbol))
+
+    F = clingo.Function
+    for feature in v.features:
+        v.effects.add(F("grant", [F(feature)]))
+        v.effects.add(F("remove", [F(feature)]))
+    for kind in v.action_kinds:
+        for deontic in ("forbid", "permit", "oblige"):
+            v.effects.add(F(deontic, [F(kind)]))
+    for functor, condition in conditions:
+        for kind in kinds_by_functor.get(functor, set()):
+            for named in [kind] if kind else sorted(v.features):
+                v.effects.add(F("permit", [F(named), F(condition)]))
+    deltas = [d for d in range(-values, values + 1) if d != 0]
+    for key in v.numbers:
+        for delta in deltas:
+            v.effects.add(F("modify", [F(key), clingo.Number(delta)]))
+    for key, value in v.properties:
+        v.effects.add(F("set", [F(key), value]))
+    # Effect kinds the rules name with constants (remove(type), permit(F, unpaid), forbid(attack)).
+    for name, args in atoms:
+        if name == "effect" and len(args) == 4 and args[2].ast_type == ast.ASTType.Function:
+            kind = args[2]
+            parts = [_constant(a) for a in kind.arguments]
+            if all(p is not None for p in parts):
+                v.effects.add(F(kind.name, parts))
+            elif len(parts) == 2 and parts[0] is None and parts[1] is not None:
+                for feature in v.features:
+                    v.effects.add(F(kind.name, [F(feature), parts[1]]))
+    return _declared(v, load_vocabulary(game.name), values)
+
+
+class _Refused(Exception):
+    pass
+
+
+def _refuse(message: str, path: tuple) -> NoReturn:
+    raise _Refused(message)
+
+
+def _python(symbol: clingo.Symbol) -> Any:
+    if symbol.type == clingo.SymbolType.Number:
+        return symbol.number
+    if symbol.type == clingo.SymbolType.String:
+        return symbol.string
+    return symbol.name if not symbol.arguments else str(symbol)
+
+
+def _declared(v: Vocabulary, game: GameVocabulary, values: int) -> Vocabulary:
+    """Only the words the game's vocabulary declares, with the forms it admits: a generated
+    situation must pass the same validation a user's does. (A word the rules name but the
+    vocabulary lacks is a gap `lint` reports; the search does not invent it.)"""
+    def admitted(check: Callable[[], None]) -> bool:
+        try:
+            check()
+        except _Refused:
+            return False
+        return True
+
+    def parameters() -> set[tuple[str, str, clingo.Symbol]]:
+        """A key a rule reads of any feature (ANY_FEATURE) goes to the features that declare it."""
+        found = set()
+        for feature, key, value in v.parameters:
+            for name in (features if feature == ANY_FEATURE else {feature} & features):
+                declared = game.features[name].params.get(key)
+                if declared is not None and game.accepts(declared.type, _python(value)):
+                    found.add((name, key, value))
+        return found
+
+    def effect_ok(effect: clingo.Symbol) -> bool:
+        what, *value = effect.arguments
+        return admitted(lambda: game.check_effect(effect.name, _python(what), _python(value[0]) if value else None,
+                                                  (), _refuse, Context()))
+
+    def numeric(key: str, length: int) -> bool:
+        """The key takes every number the generator may give it (0 .. values, as lists where listed)."""
+        if key not in game.properties:
+            return False
+        declared = game.properties[key].type
+        return all(game.accepts(declared, [n] * length if length else n) for n in range(values + 1))
+
+    features = {f for f in v.features if f in game.features}
+    return Vocabulary(
+        features=features,
+        plain_features={f for f in features if not any(p.required for p in game.features[f].params.values())},
+        parameters=parameters(),
+        required={(f, p.name) for f in features for p in game.features[f].params.values() if p.required},
+        properties={(k, x) for k, x in v.properties
+                    if k in game.properties and game.accepts(game.properties[k].type, _python(x))},
+        numbers={k: n for k, n in v.numbers.items() if numeric(k, n)},
+        effects={e for e in v.effects if effect_ok(e)},
+        action_kinds={k for k in v.action_kinds if game.admits("action_kind", k)},
+        markers={m for m in v.markers if game.admits("marker", m)},
+        declared_markers={m for m in game.markers if is_word(m)},
+        protections={p for p in v.protections if game.admits("protection", p)},
+    )
+
+
+# --------------------------------------------------------------------------
+# Bounds and invariants
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How large a generated situation may be. ``None``: the generator's own default
+    (its ``#const`` lines)."""
+
+    cards: int | None = None
+    effects: int | None = None
+    hidden: int | None = None
+    events: int | None = None
+    turns: int | None = None
+    values: int | None = None
+    columns: int | None = None
+
+    def overrides(self) -> dict[str, int]:
+        return {k: v for k, v in vars(self).items() if v is not None}
+
+
+@dataclass(frozen=True)
+class Invariant:
+    id: str
+    sentence: str
+    compared: bool = False  # checked over pairs of situations, in Python
+
+
+def _constants(statements: Iterable[Statement]) -> dict[str, int]:
+    found = {}
+    for statement in statements:
+        node = statement.node
+        if node.ast_type == ast.ASTType.Definition:
+            value = _constant(node.value)
+            if value is not None and value.type == clingo.SymbolType.Number:
+                found[node.name] = value.number
+    return found
+
+
+def read_invariants(statements: Iterable[Statement]) -> list[Invariant]:
+    """``invariant("id", "sentence")`` facts, and ``compared_invariant("id")`` for the pair checks."""
+    declared: dict[str, str] = {}
+    compared: set[str] = set()
+    for statement in statements:
+        node = statement.node
+        if node.ast_type != ast.ASTType.Rule or node.body or node.head.ast_type != ast.ASTType.Literal:
+            continue
+        atom = node.head.atom
+        if atom.ast_type != ast.ASTType.SymbolicAtom or atom.symbol.ast_type != ast.ASTType.Function:
+            continue
+        values = [_constant(a) for a in atom.symbol.arguments]
+        if atom.symbol.name == "invariant" and len(values) == 2 and all(
+                x is not None and x.type == clingo.SymbolType.String for x in values):
+            declared[values[0].string] = values[1].string
+        elif atom.symbol.name == PAIR_CHECKED and len(values) == 1 and values[0] is not None:
+            compared.add(values[0].string)
+    return [Invariant(i, s, i in compared) for i, s in declared.items()]
+
+
+# --------------------------------------------------------------------------
+# Results
+
+
+@dataclass
+class Finding:
+    invariant: Invariant
+    status: str  # "violated", "held" (none within the bounds), "unknown" (time ran out)
+    seconds: float = 0.0
+    counterexample: Path | None = None
+    situation: dict[str, Any] | None = None
+    cards: int = 0
+    effects: int = 0
+    minimal: bool = False
+    witness: str = ""
+    clauses: list[str] = field(default_factory=list)
+    detail: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.invariant.id, "sentence": self.invariant.sentence,
+                                "status": self.status, "seconds": round(self.seconds, 2)}
+        if self.status == "violated":
+            data.update({"counterexample": str(self.counterexample) if self.counterexample else None,
+                         "cards": self.cards, "effects": self.effects, "minimal": self.minimal,
+                         "witness": self.witness, "clauses": self.clauses, "detail": self.detail})
+        return data
+
+
+@dataclass
+class SearchResult:
+    game: str
+    bounds: dict[str, int]
+    findings: list[Finding]
+    complete: bool
+    seconds: float
+
+    @property
+    def violated(self) -> list[Finding]:
+        return [f for f in self.findings if f.status == "violated"]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"game": self.game, "bounds": self.bounds, "complete": self.complete,
+                "seconds": round(self.seconds, 2), "violations": len(self.violated),
+                "invariants": [f.as_json() for f in self.findings]}
+
+
+Progress = Callable[[str], None]
+
+
+# --------------------------------------------------------------------------
+# The search
+
+
+@dataclass
+class SearchProgram:
+    """The generator, the rules and the invariants of one game, ready to ground."""
+
+    game: Game
+    rules: list[Statement]
+    generator: list[Statement]
+    invariants: list[Statement]
+    invariant_list: list[Invariant]
+    constants: dict[str, int]
+    vocabulary: Vocabulary
+
+    @classmethod
+    def load(cls, game_name: str, bounds: Bounds) -> SearchProgram:
+        game = load_game(game_name)
+        rules = parse_rules(entry_file(game_name, game.entry))
+        generator_file = game.directory / "generator.lp"
+        if not generator_file.is_file():
+            raise JudgeError(f"{game_name} has no generator.lp: the consistency search cannot make its situations",
+                             field="--game")
+        generator = parse_rules(generator_file)
+        invariants: list[Statement] = parse_rules(asp_root() / "core" / "invariants.lp")
+        if (game.directory / "invariants.lp").is_file():
+            invariants += parse_rules(game.directory / "invariants.lp")
+        constants = {**_constants(generator), **bounds.overrides()}
+        missing = sorted(set(bounds.overrides()) - set(_constants(generator)))
+        if missing:
+            raise JudgeError(f"the {game_name} generator has no bound {', '.join(missing)}; it has "
+                             f"{', '.join(sorted(_constants(generator)))}")
+        for name, value in constants.items():
+            if value < 0:
+                raise JudgeError(f"bound {name} must be 0 or more, got {value}", field=f"--{name}")
+        vocabulary = derive_vocabulary(game, rules, constants.get("values", 2))
+        return cls(game, rules, generator, invariants, read_invariants(invariants), constants, vocabulary)
+
+    def slot_facts(self) -> list[clingo.Symbol]:
+        F, N, S = clingo.Function, clingo.Number, clingo.String
+        facts = [F("slot_card", [N(i), S(f"c{i}")]) for i in range(1, self.constants.get("cards", 0) + 1)]
+        facts += [F("slot_effect", [N(i), S(f"e{i}")]) for i in range(1, self.constants.get("effects", 0) + 1)]
+        return facts
+
+    def game_facts(self) -> list[clingo.Symbol]:
+        """The game's description (game.yaml) and catalogue as facts for the generator."""
+        F, N, S = clingo.Function, clingo.Number, clingo.String
+        g = self.game
+        facts = [F("vocabulary_zone", [F(z)]) for z in g.zones]
+        facts += [F("vocabulary_private_zone", [F(z), F(who)]) for z, who in g.private_zones.items()]
+        facts += [F("vocabulary_stage", [F(s)]) for s in g.stages]
+        facts += [F("vocabulary_phase", [F(s)]) for s in g.phases]
+        facts += [F("vocabulary_step", [F(s)]) for s in g.steps]
+        facts += [F("vocabulary_edition", [S(e)]) for e in g.editions]
+        facts.append(F("vocabulary_default_edition", [S(g.default_edition)]))
+        facts += [F("vocabulary_option", [F(name), F(value)]) for name, o in g.options.items() for value in o.values]
+        facts += [F("vocabulary_default_option", [F(name), F(o.default)]) for name, o in g.options.items()]
+        # The history events the vocabulary declares (a declarable feature's declaration too), with
+        # whether each takes a target, so a generated history is one a situation may hold.
+        v = g.vocabulary
+        events = {name: v.history_event(name) for name in (*v.history, *v.declarable_features)}
+        facts += [F("vocabulary_event", [F(a)]) for a in events]
+        facts += [F("vocabulary_event_target", [F(a), F(e.target)]) for a, e in events.items()]
+        facts += [F("vocabulary_public_property", [F(k)]) for k in g.public_when_hidden]
+        facts += [F("vocabulary_card_property", [F(k)]) for k in g.card_properties]
+        facts += [F("vocabulary_active_while_hidden", [F(f)]) for f in g.active_while_hidden]
+        facts += [F("vocabulary_value", [N(n)]) for n in range(self.constants.get("values", 2) + 1)]
+        if g.board is not None:
+            facts.append(F("vocabulary_board", [N(g.board.columns), N(g.board.rows_per_side)]))
+        facts += [F("catalogued", [S(c)]) for c in g.clauses]
+        facts.append(F("game", [F(g.name)]))
+        return facts + self.vocabulary.facts() + self.slot_facts()
+
+    def search_control(self) -> clingo.Control:
+        """Generator, rules and invariants, ready to ground once for every invariant."""
+        nodes = [s.node for s in self.rules + self.generator + self.invariants]
+        return _control(nodes, self.game_facts(), ["--opt-strategy=usc"] + self._constant_arguments())
+
+    def replay_control(self, facts: Iterable[clingo.Symbol]) -> tuple[clingo.Control, list[str]]:
+        """The rules with every clause switched by ``_on``, the invariants and one situation's facts."""
+        clauses = rule_clauses(self.rules)
+        nodes = switched(self.rules) + [s.node for s in self.invariants
+                                        if s.node.ast_type != ast.ASTType.Minimize]
+        loc = _location("<switches>")
+        for clause in clauses:  # { _on("107.2") }. : each clause free to be on or off
+            element = ast.ConditionalLiteral(loc, switch_literal(loc, clause), [])
+            nodes.append(ast.Rule(loc, ast.Aggregate(loc, None, [element], None), []))
+        catalogued = [s for s in self.game_facts() if s.name == "catalogued"]
+        return _control(nodes, catalogued + list(facts), self._constant_arguments()), clauses
+
+    def _constant_arguments(self) -> list[str]:
+        return [f"-c{name}={value}" for name, value in sorted(self.constants.items())]
+
+
+def _location(name: str) -> ast.Location:
+    return ast.Location(ast.Position(name, 1, 1), ast.Position(name, 1, 1))
+
+
+def _fact(symbol: clingo.Symbol) -> ast.AST:
+    loc = _location("<facts>")
+    return ast.Rule(loc, ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(ast.SymbolicTerm(loc, symbol))), [])
+
+
+def _control(nodes: Iterable[ast.AST], facts: Iterable[clingo.Symbol], arguments: list[str]) -> clingo.Control:
+    # Generated situations give the rules data they never see in play (a string where a sum
+    # expects a number, ...): clingo's notes on that go to the log (shown with -v).
+    ctl = clingo.Control(arguments, logger=_log_clingo, message_limit=20)
+    with ast.ProgramBuilder(ctl) as builder:
+        for node in nodes:
+            builder.add(node)
+        for symbol in facts:
+            builder.add(_fact(symbol))
+    return ctl
+
+
+# --------------------------------------------------------------------------
+# A generated answer set as a situation file
+
+
+def _value(symbol: clingo.Symbol) -> Any:
+    """A term of the situation's facts as the data of a situation file (pybridge.ground.facts.term, reversed)."""
+    if symbol.type == clingo.SymbolType.Number:
+        return symbol.number
+    if symbol.type == clingo.SymbolType.String:
+        return symbol.string
+    if symbol.type == clingo.SymbolType.Function and not symbol.arguments:
+        return symbol.name
+    if symbol.type == clingo.SymbolType.Function and not symbol.name:
+        return [_value(a) for a in symbol.arguments]
+    raise JudgeError(f"the generator made a term no situation file can hold: {symbol}")
+
+
+def situation_data(atoms: Iterable[clingo.Symbol], game: Game) -> dict[str, Any]:
+    """The situation file whose facts (pybridge.ground.facts) are these input atoms. Cards the viewpoint
+    player may not see get their id as a name: the projection drops it again."""
+    by: dict[str, list[tuple[Any, ...]]] = {}
+    for atom in atoms:
+        by.setdefault(atom.name, []).append(tuple(atom.arguments))
+
+    def one(name: str) -> Any:
+        values = by.get(name) or []
+        return _value(values[0][0]) if values else None
+
+    def pairs(name: str) -> dict[str, Any]:
+        return {a.string: b for a, b in by.get(name, [])}
+
+    first = one("first_player")
+    data: dict[str, Any] = {
+        "game": game.name, "edition": one("edition"),
+        "options": {_value(n): _value(v) for n, v in sorted(by.get("option", []), key=str)},
+        "viewpoint": one("viewpoint"),
+        "players": [{"id": p, **({"first": True} if p == first else {})}
+                    for p in sorted(_value(a[0]) for a in by.get("player", []))],
+        "turn": {k: v for k, v in (("number", one("turn")), ("active", one("active_player")),
+                                   ("stage", one("stage")), ("phase", one("phase")),
+                                   ("step", one("step"))) if v is not None},
+    }
+    names, controllers, owners, zones = pairs("card_name"), pairs("controller"), pairs("owner"), pairs("zone")
+    cells = {c.string: (side, x, y) for c, side, x, y in by.get("cell", [])}
+    flags = {name: {a[0].string for a in by.get(name, [])} for name in ("open", "hidden", "revealed")}
+    arrived = pairs("arrived")
+    cards = []
+    for (card_id,) in sorted(by.get("card", []), key=str):
+        c = card_id.string
+        controller = controllers[c].string
+        card: dict[str, Any] = {"id": c, "name": names[c].string if c in names else c, "controller": controller}
+        if c in owners and owners[c].string != controller:
+            card["owner"] = owners[c].string
+        card["zone"] = _value(zones[c])
+        if c in cells:
+            side, x, y = cells[c]
+            card["cell"] = {**({"side": side.string} if side.string != controller else {}),
+                            "column": x.number, "row": y.number}
+        if c not in flags["open"]:
+            card["open"] = False
+        for flag in ("hidden", "revealed"):
+            if c in flags[flag]:
+                card[flag] = True
+        if c in arrived:
+            card["arrived"] = arrived[c].number
+        properties = {_value(k): _value(v) for cc, k, v in by.get("property", []) if cc.string == c}
+        if properties:
+            card["properties"] = dict(sorted(properties.items()))
+        features = []
+        for cc, feature in sorted(by.get("printed_feature", []), key=str):
+            if cc.string != c:
+                continue
+            params = {_value(k): _value(v) for c2, f2, k, v in by.get("feature_param", [])
+                      if c2.string == c and f2 == feature}
+            features.append({feature.name: dict(sorted(params.items()))} if params else feature.name)
+        if features:
+            card["features"] = features
+        protections = sorted(k.name for cc, k in by.get("protection", []) if cc.string == c)
+        if protections:
+            card["protections"] = protections
+        for name, key in (("marker", "markers"), ("chip", "chips")):
+            counts = {k.name: n.number for cc, k, n in by.get(name, []) if cc.string == c}
+            if counts:
+                card[key] = dict(sorted(counts.items()))
+        cards.append(card)
+    data["cards"] = cards
+    sources, features, constant = pairs("effect_source"), pairs("effect_feature"), {a[0].string for a in by.get("constant", [])}
+    effects = []
+    for e, target, kind, stamp in sorted(by.get("effect", []), key=str):
+        effect: dict[str, Any] = {"id": e.string, "target": target.string, "kind": kind.name,
+                                  "what": kind.arguments[0].name, "timestamp": stamp.number}
+        if len(kind.arguments) > 1:
+            effect["value"] = _value(kind.arguments[1])
+        if e.string in sources:
+            effect["source"] = sources[e.string].string
+        if e.string in features:
+            effect["feature"] = features[e.string].name
+        if e.string not in constant:
+            effect["constant"] = False
+        effects.append(effect)
+    data["effects"] = effects
+    targeted = {(t, k, a) for t, k, a, _ in by.get("done_target", [])}
+    history = [{"turn": t.number, "action": k.name, "actor": a.string, "target": x.string}
+               for t, k, a, x in by.get("done_target", [])]
+    history += [{"turn": t.number, "action": k.name, "actor": a.string}
+                for t, k, a in by.get("done", []) if (t, k, a) not in targeted]
+    data["history"] = sorted(history, key=lambda h: (h["turn"], h["action"], h["actor"], h.get("target", "")))
+    return {k: v for k, v in data.items() if v not in (None, [], {})}
+
+
+def _renamed(symbol: clingo.Symbol, names: dict[str, str]) -> clingo.Symbol:
+    if symbol.type == clingo.SymbolType.String:
+        return clingo.String(names.get(symbol.string, symbol.string))
+    if symbol.type == clingo.SymbolType.Function and symbol.arguments:
+        return clingo.Function(symbol.name, [_renamed(a, names) for a in symbol.arguments], symbol.positive)
+    return symbol
+
+
+@dataclass
+class Counterexample:
+    situation: Situation
+    data: dict[str, Any]
+    facts: list[clingo.Symbol]  # what `check` gives the solver for it (projected)
+
+
+def counterexample(atoms: Iterable[clingo.Symbol], game: Game, *, verify: bool = True) -> Counterexample:
+    """The situation of a generated answer set, validated, with its facts as `check` sees them.
+    Those facts must be the generated ones (the unknown cards renamed as the projection names
+    them): else the generator and the bridge disagree on what a situation is. (The pair check
+    passes ``verify=False``: a projection that disagrees is what it looks for.)"""
+    from pybridge.api import facts_for
+    from pybridge.input.viewpoint import unknown_card_ids
+
+    inputs = input_signatures()
+    generated = {a for a in atoms if (a.name, len(a.arguments)) in inputs}
+    data = situation_data(generated, game)
+    try:
+        situation = situation_from_data(data, source="<generated situation>")
+    except JudgeError as exc:
+        raise JudgeError(f"the {game.name} generator made a situation that is not valid: {exc.render()}") from None
+    facts = facts_for(situation)
+    names = unknown_card_ids(situation, situation.viewpoint)
+    expected = {_renamed(a, names) for a in generated}
+    if verify and set(facts) != expected:
+        extra = sorted(map(str, set(facts) - expected))[:5]
+        missing = sorted(map(str, expected - set(facts)))[:5]
+        raise JudgeError(f"the {game.name} generator and the bridge disagree on a situation: the file gives "
+                         f"{extra} and not {missing}")
+    return Counterexample(situation, data, facts)
+
+
+def write_counterexample(example: Counterexample, path: Path, invariant: Invariant, witness: str,
+                         clauses: list[str]) -> None:
+    lines = [f"# ccg-judge consistency: a counterexample to {invariant.id}",
+             f"# {invariant.sentence}",
+             f"# Where: {witness}",
+             f"# Clauses that clash: {', '.join(clauses) if clauses else '(none named)'}",
+             "# Rerun: ccg-judge check THIS_FILE"]
+    body = yaml.safe_dump({"schema_version": 1, **example.data}, allow_unicode=True, sort_keys=False,
+                          default_flow_style=None, width=110)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n" + body, encoding="utf-8")
+
+
+# --------------------------------------------------------------------------
+# The clauses that clash
+
+
+def _violation(invariant: str, witness: clingo.Symbol) -> clingo.Symbol:
+    return clingo.Function("violated", [clingo.String(invariant), witness])
+
+
+def clashing_clauses(program: SearchProgram, facts: list[clingo.Symbol], invariant: str,
+                     deadline: float) -> tuple[clingo.Symbol | None, list[str]]:
+    """On one situation's facts: the violation's witness, and a minimal set of clauses that,
+    switched on, produce it whatever the other clauses do (an unsatisfiable core of the
+    assumptions ``_on(clause)``, with the violation forbidden, minimised by deletion)."""
+    from pybridge.why.justify import sort_clause_ids
+
+    ctl, clauses = program.replay_control(facts)
+    ctl.ground([("base", [])])
+    switch = {c: clingo.Function(SWITCH, [clingo.String(c)]) for c in clauses}
+    every_on = [(symbol, True) for symbol in switch.values()]
+    witnesses: list[clingo.Symbol] = []
+
+    def on_model(model: clingo.Model) -> None:
+        witnesses.extend(sorted(a.arguments[1] for a in model.symbols(atoms=True)
+                                if a.name == "violated" and a.arguments[0] == clingo.String(invariant)))
+
+    ctl.solve(assumptions=every_on, on_model=on_model)
+    if not witnesses:
+        return None, []
+    witness = witnesses[0]
+    # Forbid this violation (a program part of its own, grounded over the atoms above).
+    loc = _location("<forbid>")
+    body = [ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(ast.SymbolicTerm(loc, _violation(invariant, witness))))]
+    with ast.ProgramBuilder(ctl) as builder:
+        builder.add(ast.Program(loc, "forbid", []))
+        builder.add(ast.Rule(loc, ast.Literal(loc, ast.Sign.NoSign, ast.BooleanConstant(False)), body))
+    ctl.ground([("forbid", [])])
+    by_literal = {ctl.symbolic_atoms[symbol].literal: clause for clause, symbol in switch.items()}
+
+    def core_of(on: list[str]) -> list[str] | None:
+        """The core when these clauses are on (the others free), or None: satisfiable."""
+        found: list[int] = []
+        result = ctl.solve(assumptions=[(switch[c], True) for c in on], on_core=found.extend)
+        if result.satisfiable:
+            return None
+        return sorted({by_literal[lit] for lit in found if lit in by_literal})
+
+    core = core_of(clauses)
+    if core is None:  # the violation does not follow from the clauses alone
+        return witness, []
+    for clause in list(core):
+        if clause not in core or time.monotonic() > deadline:
+            continue
+        smaller = core_of([c for c in core if c != clause])
+        if smaller is not None:
+            core = smaller
+    return witness, sort_clause_ids(core)
+
+
+# --------------------------------------------------------------------------
+# The search
+
+
+def _target(invariant: str) -> clingo.Symbol:
+    return clingo.Function(TARGET, [clingo.String(invariant)])
+
+
+def _file_name(invariant: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "-" for ch in invariant) + ".yaml"
+
+
+def search(game_name: str, bounds: Bounds = Bounds(), *, time_limit: float = 120.0,
+           only: Iterable[str] = (), out_dir: Path | None = None, samples: int = 4,
+           progress: Progress | None = None) -> SearchResult:
+    """Search every invariant of the game (or those in ``only``) within the bounds; write each
+    violation's smallest counterexample into ``out_dir``."""
+    started = time.monotonic()
+    deadline = started + time_limit
+    say = progress or (lambda text: None)
+    program = SearchProgram.load(game_name, bounds)
+    invariants = program.invariant_list
+    wanted = list(only)
+    if wanted:
+        known = {i.id for i in invariants}
+        for name in wanted:
+            if name not in known:
+                close = close_matches(name, sorted(known), n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise JudgeError(f"unknown invariant {name!r}{hint} ({game_name} has {', '.join(sorted(known))})",
+                                 field="--invariant")
+        invariants = [i for i in invariants if i.id in wanted]
+    say(f"grounding {game_name} rules with the generator ({_bounds_text(program.constants)})")
+    ctl = program.search_control()
+    ctl.ground([("base", [])])
+    findings: list[Finding] = []
+    complete = True
+    for number, invariant in enumerate(invariants, 1):
+        begun = time.monotonic()
+        label = f"[{number}/{len(invariants)}] {invariant.id}"
+        if time.monotonic() >= deadline:
+            findings.append(Finding(invariant, "unknown"))
+            complete = False
+            continue
+        if invariant.compared:
+            finding = _compare_hidden(program, ctl, invariant, deadline, samples, out_dir, say, label)
+        else:
+            finding = _search_one(program, ctl, invariant, deadline, out_dir, say, label)
+        finding.seconds = time.monotonic() - begun
+        complete = complete and finding.status != "unknown"
+        findings.append(finding)
+        say(f"{label}: {finding.status} ({finding.seconds:.1f} s)")
+    return SearchResult(game_name, dict(program.constants), findings, complete, time.monotonic() - started)
+
+
+def _bounds_text(constants: dict[str, int]) -> str:
+    return ", ".join(f"{name} {value}" for name, value in sorted(constants.items()))
+
+
+def _select(ctl: clingo.Control, program: SearchProgram, invariant: str | None, sample: str | None) -> None:
+    for other in program.invariant_list:
+        ctl.assign_external(_target(other.id), other.id == invariant)
+    for atom in ctl.symbolic_atoms.by_signature(SAMPLE, 1):
+        ctl.assign_external(atom.symbol, atom.symbol.arguments[0].name == sample)
+
+
+def _search_one(program: SearchProgram, ctl: clingo.Control, invariant: Invariant, deadline: float,
+                out_dir: Path | None, say: Progress, label: str) -> Finding:
+    _select(ctl, program, invariant.id, None)
+    ctl.configuration.solve.opt_mode = "opt"
+    ctl.configuration.solve.models = "0"  # improve until the optimum is proven
+    best: list[tuple[list[clingo.Symbol], list[int]]] = []
+
+    def on_model(model: clingo.Model) -> None:
+        best.append((model.symbols(atoms=True), list(model.cost)))
+
+    began = time.monotonic()
+    with ctl.solve(on_model=on_model, async_=True) as handle:
+        while not handle.wait(min(1.0, max(0.0, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
+                handle.cancel()
+                break
+            size = f"; best so far {best[-1][1][0]} cards, {best[-1][1][1]} effects" if best else ""
+            say(f"{label}: searching {time.monotonic() - began:.0f} s{size}")
+        finished = handle.wait(0)
+        result = handle.get()
+    if not best:
+        return Finding(invariant, "held" if finished and result.unsatisfiable else "unknown")
+    atoms, cost = best[-1]
+    example = counterexample(atoms, program.game)
+    witness, clauses = clashing_clauses(program, example.facts, invariant.id, deadline + 30)
+    if witness is None:
+        raise JudgeError(f"the counterexample to {invariant.id} does not violate it when rerun: "
+                         "the generator and the bridge disagree")
+    finding = Finding(invariant, "violated", cards=cost[0], effects=cost[1], minimal=finished,
+                      situation=example.data, witness=_text(witness), clauses=clauses)
+    if out_dir is not None:
+        finding.counterexample = out_dir / _file_name(invariant.id)
+        write_counterexample(example, finding.counterexample, invariant, finding.witness, clauses)
+    return finding
+
+
+def _text(symbol: clingo.Symbol) -> str:
+    from pybridge.why.justify import text
+    return text(symbol)
+
+
+# --------------------------------------------------------------------------
+# The pair check: nothing a player is told depends on an opponent's hidden card
+
+SECRET = "secret-"
+
+
+def _rename_card(data: dict[str, Any], old: str, new: str, game: Game) -> dict[str, Any]:
+    """The situation with card ``old`` called ``new`` wherever a field names it."""
+    def swap(value: Any) -> Any:
+        return new if value == old else value
+
+    data = {**data}
+    data["cards"] = [{**c, "id": swap(c["id"]),
+                      **({"properties": {k: (swap(v) if k in game.card_properties else v)
+                                         for k, v in c["properties"].items()}} if "properties" in c else {})}
+                     for c in data.get("cards", [])]
+    data["effects"] = [{**e, "target": swap(e["target"]), **({"source": swap(e["source"])} if "source" in e else {})}
+                       for e in data.get("effects", [])]
+    data["history"] = [{**h, "actor": swap(h["actor"]), **({"target": swap(h["target"])} if "target" in h else {})}
+                       for h in data.get("history", [])]
+    return {k: v for k, v in data.items() if v != []}
+
+
+def hidden_variants(data: dict[str, Any], card_id: str, game: Game, vocabulary: Vocabulary,
+                    count: int, offset: int = 0) -> list[dict[str, Any]]:
+    """The same situation with another identity for hidden card ``card_id``: a new id and name,
+    other properties, features, markers and protections, and an effect its own text makes;
+    what its opponent may see (controller, place, state, public properties) stays as it was."""
+    def pick(options: list, n: int) -> Any:
+        return options[(offset + n) % len(options)] if options else None
+
+    properties = sorted({k for k, _ in vocabulary.properties} - set(game.public_when_hidden))
+    features = sorted(vocabulary.plain_features - set(game.active_while_hidden))
+    variants = []
+    for n in range(count):
+        secret = f"{SECRET}{n + 1}"
+        variant = _rename_card(data, card_id, secret, game)
+        cards = []
+        for card in variant["cards"]:
+            if card["id"] == secret:
+                public = {k: v for k, v in (card.get("properties") or {}).items() if k in game.public_when_hidden}
+                card = {k: v for k, v in card.items() if k not in ("name", "card", "properties", "features",
+                                                                    "markers", "protections", "chips")}
+                card["name"] = f"{SECRET}name {n + 1}"
+                values = {k: sorted((v for key, v in vocabulary.properties if key == k), key=str) for k in properties}
+                card["properties"] = {**{k: _value(pick(vs, n)) for k, vs in values.items() if vs}, **public}
+                for key, length in sorted(vocabulary.numbers.items()):
+                    if key not in game.public_when_hidden:
+                        card["properties"][key] = [n + 1] * length if length else n + 1
+                if features:
+                    card["features"] = [pick(features, n), pick(features, n + 1)]
+                if vocabulary.markers:
+                    card["markers"] = {pick(sorted(vocabulary.markers), n): n + 1}
+                if vocabulary.protections:
+                    card["protections"] = [pick(sorted(vocabulary.protections), n)]
+            cards.append(card)
+        variant["cards"] = cards
+        if features:  # an effect the hidden card's own text makes: the opponent must not meet it
+            variant["effects"] = list(variant.get("effects", [])) + [
+                {"id": f"{SECRET}effect", "target": secret, "kind": "grant", "what": pick(features, n),
+                 "timestamp": 0, "source": secret}]
+        variants.append(variant)
+    return variants
+
+
+def _report_json(situation: Situation) -> str:
+    from pybridge.api import check
+    from pybridge.report.render import to_json
+    return to_json(check(situation))
+
+
+def _compare_hidden(program: SearchProgram, ctl: clingo.Control, invariant: Invariant, deadline: float,
+                    samples: int, out_dir: Path | None, say: Progress, label: str) -> Finding:
+    _select(ctl, program, None, "opponent_hidden_card")
+    ctl.configuration.solve.opt_mode = "ignore"
+    ctl.configuration.solve.models = "1"
+    found: list[list[clingo.Symbol]] = []
+    result = None
+    # Samples unlike one another: each fixes a few choices at random (who asks, which turn and
+    # stage, how many cards), and a draw the bounds do not allow is drawn again.
+    draw = random.Random(len(program.invariant_list))
+    choices = [[a.symbol for a in ctl.symbolic_atoms.by_signature(name, 1)] for name in ("viewpoint", "turn", "stage")]
+    slots = [a.symbol for a in ctl.symbolic_atoms.by_signature("card", 1)]
+    for _ in range(samples * 4):
+        if len(found) >= samples or time.monotonic() >= deadline:
+            break
+        assumptions = [(draw.choice(options), True) for options in choices + [slots] if options]
+        with ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(m.symbols(atoms=True)),
+                       async_=True) as handle:
+            if not handle.wait(max(0.0, deadline - time.monotonic())):
+                handle.cancel()
+            result = handle.get()
+    if not found:  # no draw worked: ask without fixing anything
+        result = ctl.solve(on_model=lambda m: found.append(m.symbols(atoms=True)))
+    found = list({frozenset(atoms): atoms for atoms in found}.values())
+    if not found:
+        return Finding(invariant, "held" if result is not None and result.unsatisfiable else "unknown",
+                       detail=["no situation within the bounds has a hidden card of the viewer's opponent"])
+    game = program.game
+    checked = 0
+    for number, atoms in enumerate(found):
+        example = counterexample(atoms, game, verify=False)
+        base = _report_json(example.situation)
+        viewer = example.situation.viewpoint
+        hidden = [c["id"] for c in example.data["cards"] if c.get("hidden") and c["controller"] != viewer]
+        for card_id in hidden:
+            for variant in hidden_variants(example.data, card_id, game, program.vocabulary, 2, number):
+                if time.monotonic() >= deadline:
+                    return Finding(invariant, "unknown", detail=[f"{checked} variants compared before the time ran out"])
+                say(f"{label}: situation {number + 1}/{len(found)}, variant {checked + 1}")
+                situation = situation_from_data(variant, source="<variant>")
+                told = _report_json(situation)
+                checked += 1
+                leaks = [SECRET] if SECRET in told else []
+                if told != base or leaks:
+                    finding = Finding(invariant, "violated", cards=len(example.data["cards"]),
+                                      effects=len(example.data.get("effects", [])), situation=variant,
+                                      witness=f"hidden card {card_id}, seen by {viewer} as an unknown card",
+                                      detail=(["the report names " + ", ".join(map(repr, leaks))] if leaks else [])
+                                      + (["the report changes with the hidden card's identity"] if told != base else []))
+                    if out_dir is not None:
+                        finding.counterexample = out_dir / _file_name(invariant.id)
+                        write_counterexample(Counterexample(situation, variant, []), finding.counterexample,
+                                             invariant, finding.witness, [])
+                        write_counterexample(example, finding.counterexample.with_suffix(".original.yaml"),
+                                             invariant, "the same situation before the hidden card was varied", [])
+                    return finding
+    return Finding(invariant, "held", detail=[f"{checked} variants of {len(found)} situations compared"])
+
+
+
+
+# --------------------------------------------------------------------------
+# Wording the result
+
+
+def result_text(result: SearchResult) -> str:
+    lines = [f"ccg-judge consistency: {result.game}, within {_bounds_text(result.bounds)}"]
+    for f in result.findings:
+        lines.append(f"{f.status.upper() if f.status == 'violated' else f.status:9} {f.invariant.id}  ({f.seconds:.1f} s)")
+        if f.status != "violated":
+            lines.extend(f"    {d}" for d in f.detail)
+            continue
+        lines.append(f"    {f.invariant.sentence}")
+        size = (f"{f.cards} card{'s' if f.cards != 1 else ''}, {f.effects} effect{'s' if f.effects != 1 else ''}; "
+                + ("the smallest within the bounds" if f.minimal else "the smallest found before the time ran out"))
+        where = f.counterexample if f.counterexample is not None else "(not written)"
+        lines.append(f"    counterexample: {where} ({size})")
+        lines.append(f"    where: {f.witness}")
+        lines.extend(f"    {d}" for d in f.detail)
+        if not f.invariant.compared:
+            lines.append("    clauses that clash: " + (", ".join(f.clauses) if f.clauses else
+                                                     "none: the invariant fails whatever the clauses do"))
+    held = sum(f.status == "held" for f in result.findings)
+    unknown = sum(f.status == "unknown" for f in result.findings)
+    tail = "search complete" if result.complete else f"time limit reached, {unknown} not decided"
+    lines.append(f"{len(result.violated)} violated, {held} held within the bounds; {tail} in {result.seconds:.1f} s.")
+    return "\n".join(lines) + "\n"
