@@ -76,7 +76,8 @@ def test_getting_started_outputs_are_up_to_date():
 
 # Figures written into hand-written pages, and the generated command page whose real run must print them.
 CLAIMS = [("README.md", r"\d+ violated, \d+ held", "commands/consistency.md"),
-          ("docs/authoring.md", r"berserk: \d+ of \d+ clauses fired across \d+ rulings", "commands/coverage.md")]
+          ("docs/authoring.md", r"berserk: \d+ of \d+ clauses fired across \d+ rulings", "commands/coverage.md"),
+          ("docs/batch.md", r'\{"situation": "tests/rulings/berserk/107/107.2-closed.yaml".*\}', "commands/batch.md")]
 
 
 @pytest.mark.parametrize("page, figure, source", CLAIMS)
