@@ -37,7 +37,7 @@ def cell(text) -> str:
 # A run's solver time limit for the pages: the judgements shown take well under a second, but on a
 # machine busy with other work the default 20 s can run out, and a page must never show that.
 PATIENT_TIME_LIMIT = "600"
-TIMED_OUT = "did not finish within the time limit"
+TIMED_OUT = ("did not finish within the time limit", "time limit reached")
 
 
 class RunTimedOut(Exception):
@@ -53,6 +53,6 @@ def run_product(args: list[str], cwd: Path = ROOT) -> subprocess.CompletedProces
     environment["PYTHONUNBUFFERED"] = "1"  # standard output and error interleave as on a terminal
     run = subprocess.run([sys.executable, "-m", "pybridge", *args], cwd=cwd, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL, env=environment, timeout=1800)
-    if TIMED_OUT in run.stdout:
+    if any(words in run.stdout for words in TIMED_OUT):
         raise RunTimedOut(f"ccg-judge {' '.join(args)} ran out of solver time; rerun on a quieter machine")
     return run
