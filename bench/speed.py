@@ -231,9 +231,9 @@ def main() -> None:
                f"clingo {clingo.__version__}")
     print(f"machine: {machine}; CPU ms per situation, medians of {repeat} interleaved runs")
     print(HEADER)
-    markdown = [f"Measured by `python bench/speed.py{' --quick' if args.quick else ''}`{commit()} on {machine}: CPU "
-                f"milliseconds per situation, medians of {repeat} interleaved runs, each row in a process "
-                "of its own.", "", MARKDOWN_HEADER]
+    markdown = [f"Measured by `python bench/speed.py{' --quick' if args.quick else ''}`{commit()} on {machine} "
+                f"(load average {os.getloadavg()[0]:.1f} at the start): CPU milliseconds per situation, medians "
+                f"of {repeat} interleaved runs, each row in a process of its own.", "", MARKDOWN_HEADER]
     games = sorted({load_situation(p).game for p in ruling_files([ROOT / "tests" / "rulings"])})
     for game in games:
         merged = in_a_process_of_its_own(f"rulings:{game}", repeat, args.quick)
