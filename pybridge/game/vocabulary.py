@@ -977,143 +977,171 @@ def _modelled(flag: bool) -> str:
     return "yes" if flag else "**not yet**"
 
 
+class _Page:
+    """A Markdown page being written: lines, and tables of cells."""
+
+    def __init__(self, v: Vocabulary) -> None:
+        self.v = v
+        self.out: list[str] = []
+
+    def add(self, line: str = "") -> None:
+        self.out.append(line)
+
+    def heading(self, text: str) -> None:
+        self.add(f"## {text}")
+        self.add()
+
+    def table(self, header: list[str], rows: list[list[Any]]) -> None:
+        self.add("| " + " | ".join(header) + " |")
+        self.add("|" + "---|" * len(header))
+        for row in rows:
+            self.add("| " + " | ".join(_cell(c) for c in row) + " |")
+        self.add()
+
+    def kind_of(self, t: ValueType) -> str:
+        return f"`{t.name}`" if t.name else self.v.describe(t)
+
+
 def reference_page(v: Vocabulary, title: str) -> str:
     """The reference page of a game's vocabulary, in Markdown (generated, never edited)."""
-    out: list[str] = []
-    add = out.append
+    page = _Page(v)
+    page.add(f"# {title}: vocabulary")
+    page.add()
+    page.add(f"Every word a situation of `{v.game}` may use, with its type, the clause it comes from and one "
+             f"sentence. Generated from `asp/{v.game}/{FILE_NAME}` by `ccg-judge vocabulary --write docs`; "
+             "do not edit by hand (a test compares this page with the data).")
+    page.add()
+    page.add("A word marked **not yet** is accepted, so that card facts can be written down, but the rules base "
+             "does not act on it yet. Any other word is refused with the nearest known one.")
+    page.add()
+    for section in (_features_section, _properties_section, _effects_section, _selectors_section,
+                    _actions_section, _conditions_section, _words_sections, _types_section):
+        section(page)
+    return "\n".join(page.out).rstrip("\n") + "\n"
 
-    def table(header: list[str], rows: list[list[Any]]) -> None:
-        add("| " + " | ".join(header) + " |")
-        add("|" + "---|" * len(header))
-        for row in rows:
-            add("| " + " | ".join(_cell(c) for c in row) + " |")
-        add("")
 
-    def kind_of(t: ValueType) -> str:
-        return f"`{t.name}`" if t.name else v.describe(t)
-
-    add(f"# {title}: vocabulary")
-    add("")
-    add(f"Every word a situation of `{v.game}` may use, with its type, the clause it comes from and one "
-        f"sentence. Generated from `asp/{v.game}/{FILE_NAME}` by `ccg-judge vocabulary --write docs`; "
-        "do not edit by hand (a test compares this page with the data).")
-    add("")
-    add("A word marked **not yet** is accepted, so that card facts can be written down, but the rules base "
-        "does not act on it yet. Any other word is refused with the nearest known one.")
-    add("")
-
-    add("## Features")
-    add("")
+def _features_section(page: _Page) -> None:
+    v = page.v
+    page.heading("Features")
     rows = []
     for name, f in sorted(v.features.items()):
         params = "; ".join(
-            f"`{p.name}`{' (required)' if p.required else ''}: {kind_of(p.type)}"
+            f"`{p.name}`{' (required)' if p.required else ''}: {page.kind_of(p.type)}"
             + ("" if p.modelled else " — not yet")
             for p in f.params.values()) or "—"
         summary = f.summary + (" Declared with `declare`; effects name it as an action kind." if f.declarable else "")
         rows.append([f"`{name}`", params, _clauses(f.clauses), _modelled(f.modelled), summary])
-    table(["feature", "parameters", "clause", "modelled", "meaning"], rows)
-
+    page.table(["feature", "parameters", "clause", "modelled", "meaning"], rows)
     if v.parameters:
-        add("### Parameters the rules read on any feature")
-        add("")
-        table(["parameter", "type", "clause", "meaning"],
-              [[f"`{p.name}`", kind_of(p.type), _clauses(p.clauses), p.summary + ("" if p.modelled else " (not yet)")]
-               for p in v.parameters.values()])
+        page.add("### Parameters the rules read on any feature")
+        page.add()
+        page.table(["parameter", "type", "clause", "meaning"],
+                   [[f"`{p.name}`", page.kind_of(p.type), _clauses(p.clauses),
+                     p.summary + ("" if p.modelled else " (not yet)")] for p in v.parameters.values()])
 
-    add("## Properties")
-    add("")
+
+def _properties_section(page: _Page) -> None:
+    page.heading("Properties")
     rows = []
-    for name, p in sorted(v.properties.items()):
+    for name, p in sorted(page.v.properties.items()):
         effects = ", ".join(e for e, flag in (("set", p.settable), ("modify", p.modifiable)) if flag) or "—"
-        rows.append([f"`{name}`", kind_of(p.type), effects, _clauses(p.clauses), _modelled(p.modelled), p.summary])
-    table(["property", "value", "effects", "clause", "modelled", "meaning"], rows)
+        rows.append([f"`{name}`", page.kind_of(p.type), effects, _clauses(p.clauses), _modelled(p.modelled), p.summary])
+    page.table(["property", "value", "effects", "clause", "modelled", "meaning"], rows)
 
-    add("## Effects")
-    add("")
-    add("An effect names a `kind`, `what` it is about and, for some forms, a `value`.")
-    add("")
+
+def _effects_section(page: _Page) -> None:
+    page.heading("Effects")
+    page.add("An effect names a `kind`, `what` it is about and, for some forms, a `value`.")
+    page.add()
     rows = []
-    for name, e in v.effects.items():
+    for name, e in page.v.effects.items():
         for form in e.forms:
-            value = "—" if form.value is None else kind_of(form.value)
-            rows.append([f"`{name}`", kind_of(form.what), value, _clauses(form.clauses), form.summary or e.summary])
-    table(["kind", "what", "value", "clause", "meaning"], rows)
+            value = "—" if form.value is None else page.kind_of(form.value)
+            rows.append([f"`{name}`", page.kind_of(form.what), value, _clauses(form.clauses), form.summary or e.summary])
+    page.table(["kind", "what", "value", "clause", "meaning"], rows)
 
-    add("## Selectors")
-    add("")
-    if v.selectors:
-        add("An effect's `target` is a card id, or a selector: a mapping of these conditions. The effect "
-            "reaches every card in play that meets all of them, as the card is now (after replacement, "
-            "108.1); a condition marked *source* is judged against the effect's `source`, which the effect "
-            "must then give. A selector effect may not change what a selector of the situation reads.")
-        add("")
-        table(["condition", "value", "source", "clause", "meaning"],
-              [[f"`{n}`", kind_of(c.type), "yes" if c.relative else "—", _clauses(c.clauses), c.summary]
-               for n, c in v.selectors.items()])
-    else:
-        add("None: an effect names its card by id.")
-        add("")
 
-    add("## Actions")
-    add("")
+def _selectors_section(page: _Page) -> None:
+    v = page.v
+    page.heading("Selectors")
+    if not v.selectors:
+        page.add("None: an effect names its card by id.")
+        page.add()
+        return
+    page.add("An effect's `target` is a card id, or a selector: a mapping of these conditions. The effect "
+             "reaches every card in play that meets all of them, as the card is now (after replacement, "
+             "108.1); a condition marked *source* is judged against the effect's `source`, which the effect "
+             "must then give. A selector effect may not change what a selector of the situation reads.")
+    page.add()
+    page.table(["condition", "value", "source", "clause", "meaning"],
+               [[f"`{n}`", page.kind_of(c.type), "yes" if c.relative else "—", _clauses(c.clauses), c.summary]
+                for n, c in v.selectors.items()])
+
+
+def _actions_section(page: _Page) -> None:
+    v = page.v
+    page.heading("Actions")
     rows = []
     for name, a in sorted(v.actions.items()):
-        args = ", ".join(f"{role}: {kind_of(t)}" for role, t in a.args)
+        args = ", ".join(f"{role}: {page.kind_of(t)}" for role, t in a.args)
         kind = f"the `{a.kind_from}` argument" if a.kind_from else ", ".join(f"`{k}`" for k in a.kinds)
         rows.append([f"`{name}({', '.join(role for role, _ in a.args)})`", args, kind, _clauses(a.clauses), a.summary])
-    table(["action", "arguments", "kind", "clause", "meaning"], rows)
-
-    add("## Action kinds")
-    add("")
-    table(["kind", "classes", "clause", "meaning"],
-          [[f"`{n}`", ", ".join(f"`{c}`" for c in k.classes) or "—", _clauses(k.clauses), k.summary]
-           for n, k in sorted(v.action_kinds.items())])
+    page.table(["action", "arguments", "kind", "clause", "meaning"], rows)
+    page.heading("Action kinds")
+    page.table(["kind", "classes", "clause", "meaning"],
+               [[f"`{n}`", ", ".join(f"`{c}`" for c in k.classes) or "—", _clauses(k.clauses), k.summary]
+                for n, k in sorted(v.action_kinds.items())])
     if v.declarable_features:
-        add("Declarable features are action kinds too: " + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
-        add("")
+        page.add("Declarable features are action kinds too: " + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
+        page.add()
 
+
+def _conditions_section(page: _Page) -> None:
+    v = page.v
+    page.heading("Named conditions")
+    if v.conditions:
+        page.add("A `permit` effect may name one of these to lift only that condition of a clause (the axe rule).")
+        page.add()
+        page.table(["condition", "of", "clause", "meaning"],
+                   [[f"`{n}`", ", ".join(f"`{k}`" for k in c.of), _clauses(c.clauses), c.summary]
+                    for n, c in v.conditions.items()])
+    else:
+        page.add("None.")
+        page.add()
+    page.heading("History events")
+    page.table(["event", "target", "clause", "modelled", "meaning"],
+               [[f"`{n}`", e.target, _clauses(e.clauses), _modelled(e.modelled), e.summary]
+                for n, e in v.history.items()])
+    if v.declarable_features:
+        page.add("A declarable feature is an event too (its declaration, no target): "
+                 + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
+        page.add()
+
+
+def _words_sections(page: _Page) -> None:
+    v = page.v
     sections = [("Action classes", "class", v.action_classes), ("Protections", "protection", v.protections),
                 ("Markers", "marker", v.markers), ("Chips", "chip", v.chips)]
-    add("## Named conditions")
-    add("")
-    if v.conditions:
-        add("A `permit` effect may name one of these to lift only that condition of a clause (the axe rule).")
-        add("")
-        table(["condition", "of", "clause", "meaning"],
-              [[f"`{n}`", ", ".join(f"`{k}`" for k in c.of), _clauses(c.clauses), c.summary]
-               for n, c in v.conditions.items()])
-    else:
-        add("None.")
-        add("")
-    add("## History events")
-    add("")
-    table(["event", "target", "clause", "modelled", "meaning"],
-          [[f"`{n}`", e.target, _clauses(e.clauses), _modelled(e.modelled), e.summary] for n, e in v.history.items()])
-    if v.declarable_features:
-        add("A declarable feature is an event too (its declaration, no target): "
-            + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
-        add("")
     for heading, noun, entries in sections:
-        add(f"## {heading}")
-        add("")
+        page.heading(heading)
         if not entries:
-            add("None.")
-            add("")
+            page.add("None.")
+            page.add()
             continue
         rows = []
         for n, w in entries.items():
             name = "any plain word" if n == ANY_WORD else f"`{n}`"
             covers = ", ".join(f"`{c}`" for c in w.covers)
             rows.append([name, _clauses(w.clauses), w.summary + (f" Covers {covers}." if covers else "")])
-        table([noun, "clause", "meaning"], rows)
+        page.table([noun, "clause", "meaning"], rows)
 
-    add("## Value types")
-    add("")
-    add("Besides whole numbers, true/false, texts (without control characters), plain lowercase words "
-        "and card ids, the vocabulary names these types:")
-    add("")
-    table(["type", "values", "meaning"],
-          [[f"`{n}`", v.describe(replace(t, name=None)), v.type_summaries.get(n, "")]
-           for n, t in v.types.items()])
-    return "\n".join(out).rstrip("\n") + "\n"
+
+def _types_section(page: _Page) -> None:
+    v = page.v
+    page.heading("Value types")
+    page.add("Besides whole numbers, true/false, texts (without control characters), plain lowercase words "
+             "and card ids, the vocabulary names these types:")
+    page.add()
+    page.table(["type", "values", "meaning"],
+               [[f"`{n}`", v.describe(replace(t, name=None)), v.type_summaries.get(n, "")]
+                for n, t in v.types.items()])

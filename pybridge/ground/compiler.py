@@ -607,12 +607,51 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     is cited (``"rule"``); ``principle_of_banner(id)`` names the principle a core banner states, if
     any; ``defeaters`` are the game's own, besides :data:`DEFEATERS`. ``record_every_rule``: in trees
     and explain modes, record the rules the graph could match itself too (the tests compare the
-    graphs either way)."""
+    graphs either way).
+
+    The passes, in order: :func:`name_rules` (the statements, rules of one atom named and
+    classified), :func:`add_support_rules` (rests_on pairs), :func:`live_rules` (what absent
+    witnesses leave), :class:`CiteAnalysis` (near misses, reach, exact cites, what is cited),
+    :func:`mark_recorded`, :func:`program_lines`, :func:`cite_rules`, :func:`verdict_lines` and the
+    near part (:func:`_near_part`)."""
     defeaters = DEFEATERS | defeaters
     statements = parse_rules(entry)
-    sig_of = _Signatures()
     principles = _principle_facts(statements)
+    table = name_rules(statements, citing(principles, clause_kind, principle_of_banner),
+                       record_every_rule=record_every_rule)
+    if not table.rules:
+        raise JudgeError(f"the rules of {game!r} hold no rules")
+    add_support_rules(statements, table)
+    absent_now, live = live_rules(statements, table, absent)
+    analysis = CiteAnalysis(table, live, principles, defeaters, absent_now)
+    rules = mark_recorded(table, analysis, mode)
+    lines = program_lines(table, rules)
+    lines += cite_rules(analysis, rules, analysis.cited, mode)
+    lines += verdict_lines(mode, defeaters, witnesses, analysis.near)
+    near_cited = analysis.closure(analysis.near_premises()) - analysis.cited
+    near_lines, near_rules = _near_part([r for r in rules if r.index in analysis.alive], rules, table.bodies,
+                                        analysis.near, analysis.cited | near_cited, analysis.dynamic_clause,
+                                        analysis.principle_term, analysis.near_static, cites=mode == "check",
+                                        defeaters=defeaters, sig_of=analysis.sig_of)
+    near_lines = cite_rules(analysis, rules, near_cited, mode) + near_lines
+    text, near_text = "\n".join(lines) + "\n", "\n".join(near_lines) + "\n"
+    shapes, near_shapes = specialise.text_shapes(text), specialise.text_shapes(near_text)
+    indexed = specialise.Program(shapes)  # the ranks it finds are kept, for the runs to take as they are
+    near_ranks = specialise.Program(near_shapes, extends=indexed).rank
+    return Compiled(game=game, mode=mode, text=text, shapes=shapes, ranks=indexed.rank,
+                    other_heads=frozenset(table.other_heads),
+                    parts=Parts(near=(near_text, near_shapes, tuple(near_rules), near_ranks), rules=tuple(rules)),
+                    principles=principles,
+                    defeaters=tuple(sorted(defeaters)), absent=tuple(sorted(absent)), base_shown=frozenset(
+                        (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
+                    whole_shown=_whole_shown([st for st, _, _ in statements]),
+                    witnesses=tuple(sorted(witnesses)))
 
+
+def citing(principles: dict[str, str], clause_kind: Callable[[str], str],
+           principle_of_banner: Callable[[str], str | None]) -> Callable[[str | None], str | None]:
+    """A banner's clause as a rule instance cites it: a core banner that states a principle becomes
+    the game's clause for it; vocabulary and bookkeeping clauses are not cited (None)."""
     def citeable(clause_id: str | None) -> str | None:
         if clause_id is None:
             return None
@@ -622,24 +661,38 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
             if clause_id is None:
                 return None
         return clause_id if clause_kind(clause_id) == "rule" else None
+    return citeable
 
-    # ---- the rules, named and classified
-    rules: list[Rule] = []
+
+@dataclass
+class RuleTable:
+    """The rules base as the compiler reads it: its rules of one atom, named and indexed, and the
+    program's statements in order (``("text", str)`` for the others, ``("rule", index)``)."""
+
+    rules: list[Rule] = field(default_factory=list)
+    bodies: dict[int, list[ast.AST]] = field(default_factory=dict)
+    heads: dict[int, ast.AST] = field(default_factory=dict)
+    order: list[tuple[str, object]] = field(default_factory=list)
+    other_heads: set[Signature] = field(default_factory=set)  # what statements other than rules derive
     # Rules whose instances the graph can find by matching their bodies against the answer (see
     # _joinable): explain mode records none of them; trees mode, only those whose head pins the
     # instance down (every variable is the head's), since it reads the records of every verdict's
     # graph in bulk, which costs less than matching each of its atoms.
-    joined: set[int] = set()
-    pinned: set[int] = set()
-    bodies: dict[int, list[ast.AST]] = {}
-    heads: dict[int, ast.AST] = {}
-    order: list[tuple[str, object]] = []  # ("text", str) or ("rule", index): the program, in order
-    other_heads: set[Signature] = set()  # what statements other than rules of one atom derive
+    joined: set[int] = field(default_factory=set)
+    pinned: set[int] = field(default_factory=set)
+    by_signature: dict[Signature, list[Rule]] = field(default_factory=lambda: defaultdict(list))
+
+
+def name_rules(statements: list[Statement], citeable: Callable[[str | None], str | None], *,
+               record_every_rule: bool = False) -> RuleTable:
+    """Pass 1: every rule of one atom becomes a :class:`Rule` (its clause, its premises as patterns,
+    its variables, anonymous ones named); other statements are kept as text."""
+    table = RuleTable()
     for statement, banner, filename in statements:
         term = _head_term(statement) if statement.ast_type == ast.ASTType.Rule else None
         if term is None:
-            order.append(("text", str(statement)))
-            other_heads |= _derives(statement)
+            table.order.append(("text", str(statement)))
+            table.other_heads |= _derives(statement)
             continue
         named = _NameAnonymous()(statement) if statement.body else statement
         positive, negative, variables = [], [], set()
@@ -651,348 +704,385 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
         head = _head_term(named)
         head_variables: set[str] = set()
         _variables(head, head_variables)
+        index = len(table.rules)
         if not record_every_rule and _evaluable(head) and _joinable(named.body):
-            joined.add(len(rules))
+            table.joined.add(index)
             if variables <= head_variables and _plain(head):
-                pinned.add(len(rules))
+                table.pinned.add(index)
         variables |= head_variables
         own = citeable(banner)
         comparisons = tuple(["cmp", _COMPARISONS.get(lit.atom.guards[0].comparison, "?"),
                              terms.pattern(lit.atom.term), terms.pattern(lit.atom.guards[0].term)]
                             for lit in named.body if _comparison(lit))
-        rule = Rule(index=len(rules), banner=banner, clauses=(own,) if own else (), text=str(statement),
+        rule = Rule(index=index, banner=banner, clauses=(own,) if own else (), text=str(statement),
                     file=relative_name(filename), head_pattern=terms.pattern(head),
                     positive_patterns=tuple(terms.pattern(p) for p in positive),
                     negative_patterns=tuple(terms.pattern(n) for n in negative), comparisons=comparisons,
                     variables=tuple(sorted(variables)), head=head, positive=tuple(positive),
                     negative=tuple(negative))
-        rules.append(rule)
-        bodies[rule.index] = list(named.body)
-        heads[rule.index] = named.head
-        order.append(("rule", rule.index))
-    if not rules:
-        raise JudgeError(f"the rules of {game!r} hold no rules")
-    by_signature: dict[Signature, list[Rule]] = defaultdict(list)
-    for rule in rules:
-        by_signature[rule.signature].append(rule)
-    # rests_on(P, S): an atom of P rests also on the atoms of S that share its first arguments. Each
-    # pair becomes a rule of the why layer only ("P(X...) :- P(X...), S(X..., Y...)"), never of the program.
+        table.rules.append(rule)
+        table.bodies[index] = list(named.body)
+        table.heads[index] = named.head
+        table.order.append(("rule", index))
+    for rule in table.rules:
+        table.by_signature[rule.signature].append(rule)
+    return table
+
+
+def add_support_rules(statements: list[Statement], table: RuleTable) -> None:
+    """Pass 2: rests_on(P, S) — an atom of P rests also on the atoms of S that share its first
+    arguments. Each pair becomes a rule of the why layer only ("P(X...) :- P(X...), S(X..., Y...)"),
+    never of the program."""
+    loc = ast.Location(ast.Position("<why>", 1, 1), ast.Position("<why>", 1, 1))
     for name, support in _rests_on(statements):
-        heads_ = [s_ for s_ in by_signature if s_[0] == name]
-        supports = [s_ for s_ in by_signature if s_[0] == support]
-        for head_sig in heads_:
+        heads = [s for s in table.by_signature if s[0] == name]
+        supports = [s for s in table.by_signature if s[0] == support]
+        for head_sig in heads:
             for support_sig in supports:
                 if support_sig[1] < head_sig[1]:
                     continue
-                loc = ast.Location(ast.Position("<why>", 1, 1), ast.Position("<why>", 1, 1))
                 head = ast.Function(loc, name, [ast.Variable(loc, f"V{i}") for i in range(head_sig[1])], 0)
                 premise = ast.Function(loc, support, [ast.Variable(loc, f"V{i}") for i in range(support_sig[1])], 0)
-                rule = Rule(index=len(rules), banner=None, clauses=(), text=f"{head} rests on {premise}",
+                rule = Rule(index=len(table.rules), banner=None, clauses=(), text=f"{head} rests on {premise}",
                             file="core/effects.lp", head_pattern=terms.pattern(head),
                             positive_patterns=(terms.pattern(head), terms.pattern(premise)),
                             negative_patterns=(), comparisons=(),
                             variables=tuple(f"V{i}" for i in range(support_sig[1])), head=head,
                             positive=(head, premise), negative=(), support_only=True)
-                rules.append(rule)
-                bodies[rule.index] = [ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(head)),
-                                      ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(premise))]
-                heads[rule.index] = ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(head))
-                by_signature[head_sig].append(rule)
-    # The why layer may be specialised to situations where some witness predicates have no atoms:
-    # the rules resting on them, and predicates left with no live rule, then carry no cites. An
-    # input predicate (declared in core/interface.lp) keeps the atoms of the situation's facts even
-    # when every rule deriving more of it rests on an absent witness (Berserk's effect/4 instances).
+                table.rules.append(rule)
+                table.bodies[rule.index] = [ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(head)),
+                                            ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(premise))]
+                table.heads[rule.index] = ast.Literal(loc, ast.Sign.NoSign, ast.SymbolicAtom(head))
+                table.by_signature[head_sig].append(rule)
+
+
+def live_rules(statements: list[Statement], table: RuleTable,
+               absent: frozenset[Signature]) -> tuple[set[Signature], list[Rule]]:
+    """Pass 3: the predicates with no atoms and the rules left alive. The why layer may be specialised
+    to situations where some witness predicates have no atoms: the rules resting on them, and
+    predicates left with no live rule, then carry no cites. An input predicate (declared in
+    core/interface.lp) keeps the atoms of the situation's facts even when every rule deriving more of
+    it rests on an absent witness (Berserk's effect/4 instances)."""
     inputs = {(s.node.name, s.node.arity) for s in statements
               if s.node.ast_type == ast.ASTType.Defined and s.file.endswith("core/interface.lp")}
-    assumed_absent = tuple(sorted(absent))
-    absent = set(absent)
+    sig_of = _Signatures()
+    found = set(absent)
     changed = True
     while changed:
         changed = False
-        for sig, group in by_signature.items():
-            if sig not in absent and sig not in inputs and all(
-                    any(sig_of(p) in absent for p in r.positive) for r in group):
-                absent.add(sig)
+        for sig, group in table.by_signature.items():
+            if sig not in found and sig not in inputs and all(
+                    any(sig_of(p) in found for p in r.positive) for r in group):
+                found.add(sig)
                 changed = True
-    live = [r for r in rules if not any(sig_of(p) in absent for p in r.positive)
-            and r.signature not in absent]
-    alive = {r.index for r in live}
+    live = [r for r in table.rules if not any(sig_of(p) in found for p in r.positive)
+            and r.signature not in found]
+    return found, live
 
-    def dynamic_clause(rule: Rule) -> str | None:
+
+class CiteAnalysis:
+    """Pass 4, static analysis of the live rules: which atoms can be near-missed, which clauses can
+    reach an atom's cites (:attr:`reach`), the predicates every atom of which cites the same clauses
+    (:attr:`exact`), and the predicates whose cites something reads (:attr:`cited`)."""
+
+    def __init__(self, table: RuleTable, live: list[Rule], principles: dict[str, str],
+                 defeaters: frozenset[Signature], absent: set[Signature]) -> None:
+        self.table, self.live, self.principles = table, live, principles
+        self.defeaters, self.absent = defeaters, absent
+        self.by_signature = table.by_signature
+        self.alive = {r.index for r in live}
+        self.sig_of = _Signatures()
+        self._edges: dict[int, list[int]] = {}
+        self.near = self._near_missable()
+        self.reach = self._reach()
+        self.exact = self._exact()
+        self.cited = self.closure({s for s in REASONS if s in self.by_signature})
+        self.group_static = {sig: [self.static_clauses(r) for r in group if r.index in self.alive]
+                             for sig, group in self.by_signature.items()}
+
+    # -- a rule's own clauses
+    def dynamic_clause(self, rule: Rule) -> str | None:
         position = CLAUSE_ARGUMENT.get(rule.signature)
         return str(rule.head.arguments[position]) if position is not None else None
 
-    def principle_term(rule: Rule) -> str | None:
+    def principle_term(self, rule: Rule) -> str | None:
         position = PRINCIPLE_ARGUMENT.get(rule.signature)
         return str(rule.head.arguments[position]) if position is not None else None
 
-    def own_static(rule: Rule) -> set[str]:
+    def own_static(self, rule: Rule) -> set[str]:
         """The clauses an instance of the rule surely cites (statically known)."""
         own = set(rule.clauses)
-        dynamic = dynamic_clause(rule)
+        dynamic = self.dynamic_clause(rule)
         if dynamic is not None and dynamic.startswith('"'):
             own.add(clingo.parse_term(dynamic).string)
-        principle = principle_term(rule)
-        if principle is not None and principle in principles:
-            own.add(principles[principle])
+        principle = self.principle_term(rule)
+        if principle is not None and principle in self.principles:
+            own.add(self.principles[principle])
         return own
 
-    def has_own(rule: Rule) -> bool:
-        return bool(rule.clauses) or dynamic_clause(rule) is not None or principle_term(rule) is not None
+    def has_own(self, rule: Rule) -> bool:
+        return bool(rule.clauses) or self.dynamic_clause(rule) is not None or self.principle_term(rule) is not None
 
-    # ---- static analysis: which atoms can be near-missed; which clauses can reach an atom's cites
-    near: set[Signature] = set()
-    changed = True
-    while changed:
-        changed = False
-        for rule in live:
-            if rule.signature in near or rule.signature in VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3), ("lifted", 3)}:
-                continue
-            if any(sig_of(n) in defeaters and sig_of(n) not in absent for n in rule.negative) or any(
-                    sig_of(p) in near and sig_of(p) not in ELIDED for p in rule.positive):
-                near.add(rule.signature)
-                changed = True
-    # The clauses each predicate's cites can hold (an over-approximation), "?" for unknown ones.
-    reach: dict[Signature, set[str]] = defaultdict(set)
-    changed = True
-    while changed:
-        changed = False
-        for rule in live:
-            if rule.signature in VERDICT_CHAIN:
-                continue
-            found = own_static(rule)
-            if has_own(rule) and not found:
-                found = {"?"}
-            for premise in rule.positive:
-                if sig_of(premise) not in ELIDED:
-                    found |= reach[sig_of(premise)]
-            if any(sig_of(n) in near for n in rule.negative):
-                found.add("?near")
-            if not found <= reach[rule.signature]:
-                reach[rule.signature] |= found
-                changed = True
+    def reach_own(self, rule: Rule) -> set[str]:
+        found = self.own_static(rule)
+        dynamic, principle = self.dynamic_clause(rule), self.principle_term(rule)
+        if self.has_own(rule) and not found and dynamic is None:
+            return {"?"}
+        unknown = (dynamic is not None and not dynamic.startswith('"')
+                   or (principle is not None and principle not in self.principles))
+        return found | ({"?"} if unknown else set())
 
-    # Exact cites: a predicate every atom of which cites the same clauses, however derived. An
-    # instance resting on it cites them too, and no rule need say so: they are folded into the
-    # instance's static clauses.
-    exact: dict[Signature, frozenset[str]] = {}
+    # -- the fixpoints
+    def _near_missable(self) -> set[Signature]:
+        """Predicates an atom of which can be nearly derived: a defeater can override a negated
+        premise, or a premise can itself be nearly derived."""
+        near: set[Signature] = set()
+        skipped = VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3), ("lifted", 3)}
+        sig_of = self.sig_of
+        changed = True
+        while changed:
+            changed = False
+            for rule in self.live:
+                if rule.signature in near or rule.signature in skipped:
+                    continue
+                if any(sig_of(n) in self.defeaters and sig_of(n) not in self.absent for n in rule.negative) or any(
+                        sig_of(p) in near and sig_of(p) not in ELIDED for p in rule.positive):
+                    near.add(rule.signature)
+                    changed = True
+        return near
 
-    def folded(rule: Rule) -> frozenset[str] | None:
+    def _reach(self) -> dict[Signature, set[str]]:
+        """The clauses each predicate's cites can hold (an over-approximation), "?" for unknown ones."""
+        reach: dict[Signature, set[str]] = defaultdict(set)
+        sig_of = self.sig_of
+        changed = True
+        while changed:
+            changed = False
+            for rule in self.live:
+                if rule.signature in VERDICT_CHAIN:
+                    continue
+                found = self.own_static(rule)
+                if self.has_own(rule) and not found:
+                    found = {"?"}
+                for premise in rule.positive:
+                    if sig_of(premise) not in ELIDED:
+                        found |= reach[sig_of(premise)]
+                if any(sig_of(n) in self.near for n in rule.negative):
+                    found.add("?near")
+                if not found <= reach[rule.signature]:
+                    reach[rule.signature] |= found
+                    changed = True
+        return reach
+
+    def _exact(self) -> dict[Signature, frozenset[str]]:
+        """Exact cites: a predicate every atom of which cites the same clauses, however derived. An
+        instance resting on it cites them too, and no rule need say so: they are folded into the
+        instance's static clauses."""
+        self.exact: dict[Signature, frozenset[str]] = {}
+        changed = True
+        while changed:
+            changed = False
+            for sig, group in self.by_signature.items():
+                if sig in self.exact or sig in VERDICT_CHAIN:
+                    continue
+                totals = {self._folded(r) for r in group if r.index in self.alive}
+                if totals and None not in totals and len(totals) == 1:
+                    self.exact[sig] = next(iter(totals))
+                    changed = True
+        return self.exact
+
+    def _folded(self, rule: Rule) -> frozenset[str] | None:
         """The instance's clauses, if they are static: its own and its exact premises'."""
-        if "?" in reach_own(rule) or any(sig_of(n) in near for n in rule.negative):
+        if "?" in self.reach_own(rule) or any(self.sig_of(n) in self.near for n in rule.negative):
             return None
-        found = set(own_static(rule))
+        found = set(self.own_static(rule))
         for premise in rule.positive:
-            sig = sig_of(premise)
-            if sig in ELIDED or not reach[sig]:
+            sig = self.sig_of(premise)
+            if sig in ELIDED or not self.reach[sig]:
                 continue
-            if sig not in exact:
+            if sig not in self.exact:
                 return None
-            found |= exact[sig]
+            found |= self.exact[sig]
         return frozenset(found)
 
-    def reach_own(rule: Rule) -> set[str]:
-        found = own_static(rule)
-        return {"?"} if has_own(rule) and not found and dynamic_clause(rule) is None else (
-            found | ({"?"} if dynamic_clause(rule) is not None and not dynamic_clause(rule).startswith('"')
-                     or (principle_term(rule) is not None and principle_term(rule) not in principles) else set()))
-
-    changed = True
-    while changed:
-        changed = False
-        for sig, group in by_signature.items():
-            if sig in exact or sig in VERDICT_CHAIN:
-                continue
-            totals = {folded(r) for r in group if r.index in alive}
-            if totals and None not in totals and len(totals) == 1:
-                exact[sig] = next(iter(totals))
-                changed = True
-
-    def static_clauses(rule: Rule) -> set[str]:
+    # -- what a rule's instances cite
+    def static_clauses(self, rule: Rule) -> set[str]:
         """The clauses every instance of the rule cites, its exact premises' included."""
-        found = set(own_static(rule))
-        for premise in rule.positive:
-            sig = sig_of(premise)
-            if sig not in ELIDED and sig in exact:
-                found |= exact[sig]
+        return self.near_static(rule, None)
+
+    def near_static(self, rule: Rule, fault: int | None) -> set[str]:
+        """The static clauses of an instance, but those of its positive premise number ``fault``
+        (a near instance's faulty premise)."""
+        found = set(self.own_static(rule))
+        for slot, premise in enumerate(rule.positive):
+            sig = self.sig_of(premise)
+            if slot != fault and sig not in ELIDED and sig in self.exact:
+                found |= self.exact[sig]
         return found
 
-    edges_of: dict[int, list[int]] = {}
-
-    def edges(rule: Rule) -> list[int]:
+    def edges(self, rule: Rule) -> list[int]:
         """Positive premises whose cites vary, and can add to what the instance cites anyway (asked
         once reach and exact are complete, so remembered per rule)."""
-        found = edges_of.get(rule.index)
+        found = self._edges.get(rule.index)
         if found is None:
-            own = static_clauses(rule)
-            found = edges_of[rule.index] = [
+            own = self.static_clauses(rule)
+            reach, sig_of = self.reach, self.sig_of
+            found = self._edges[rule.index] = [
                 i for i, p in enumerate(rule.positive)
-                if sig_of(p) not in ELIDED and sig_of(p) not in exact and reach[sig_of(p)]
+                if sig_of(p) not in ELIDED and sig_of(p) not in self.exact and reach[sig_of(p)]
                 and not reach[sig_of(p)] <= own]
         return found
 
-    # Cites are kept only where something reads them: the reasons, and the premises they pass through.
-    cited = {s for s in REASONS if s in by_signature}
-    changed = True
-    while changed:
-        changed = False
-        for rule in live:
-            if rule.signature not in cited:
-                continue
-            for i in edges(rule):
-                premise = sig_of(rule.positive[i])
-                if premise not in cited:
-                    cited.add(premise)
-                    changed = True
-
-    def extra_banners(rule: Rule) -> tuple[str, ...]:
+    def extra_banners(self, rule: Rule) -> tuple[str, ...]:
         """Static clauses a justify reading the atom alone would miss: for a judgement atom, those
         besides the clause its argument names."""
-        dynamic = dynamic_clause(rule)
+        dynamic = self.dynamic_clause(rule)
         named = {clingo.parse_term(dynamic).string} if dynamic is not None and dynamic.startswith('"') else set()
-        return tuple(sorted(c for c in static_clauses(rule) if c not in named))
+        return tuple(sorted(c for c in self.static_clauses(rule) if c not in named))
 
-    def needs_record(rule: Rule) -> bool:
-        if not bodies[rule.index] or rule.support_only:
-            return False
-        if mode == "trees":
-            return rule.index not in pinned
-        if mode == "explain":
-            return rule.index not in joined
-        if rule.signature not in cited or rule.index not in alive or not SPLIT_FOR_CITES:
-            return False
-        if rule.signature in REASONS:
-            return bool(edges(rule)) or (bool(extra_banners(rule)) and dynamic_clause(rule) is not None
-                                         and not dynamic_clause(rule).startswith('"'))
-        shared = _shared(group_static[rule.signature])
-        return bool(edges(rule)) or (bool(static_clauses(rule)) and shared is None)
-
-    group_static = {sig: [static_clauses(r) for r in group if r.index in alive] for sig, group in by_signature.items()}
-    recorded = {rule.index for rule in rules if needs_record(rule)}
-    rules = [Rule(**{**r.__dict__, "recorded": r.index in recorded}) for r in rules]
-
-    def record_atom(rule: Rule) -> str:
-        return f"{rule.record}({', '.join(rule.variables)})" if rule.variables else rule.record
-
-    def instance(rule: Rule) -> list[str]:
-        """Body literals that hold exactly when an instance of the rule holds."""
-        return [record_atom(rule)] if rule.recorded else [str(b) for b in bodies[rule.index]]
-
-    lines: list[str] = []
-    for kind, item in order:
-        if kind == "text":
-            lines.append(str(item))
-            continue
-        rule = rules[item]
-        body = [str(b) for b in bodies[rule.index]]
-        if not rule.recorded:
-            lines.append(rule.text)
-        elif _computed(rule.head):  # keep the rule; record its instances beside it
-            lines.append(rule.text)
-            lines.append(_rule(record_atom(rule), body))
-        else:
-            lines.append(_rule(record_atom(rule), body))
-            lines.append(_rule(str(heads[rule.index]), [record_atom(rule)]))
-
-    def emit_cites(predicates: set[Signature], out: list[str]) -> None:
-        """The cite rules of these predicates. Own clauses: a judgement atom names its clause (justify
-        reads it off the atom), so only static clauses besides it are made; other predicates get
-        theirs once per predicate where their rules share them, else per rule. Then cites from
-        premises (a judgement premise passes on the clause it names too). In trees mode justify reads
-        every record and gathers cites from the graph itself, so nothing is made."""
-        if mode in GRAPH_MODES:
-            return
-        for sig in sorted(predicates):
-            group = [r for r in by_signature.get(sig, ()) if r.index in alive]
-            if sig in REASONS:
-                for rule in group:
-                    for clause in extra_banners(rule):
-                        out.append(_rule(_flat("_c_", rule.head, [_quote(clause)]), instance(rule)))
-                continue
-            shared = _shared(group_static[sig])
-            if shared is not None:
-                for clause in sorted(shared):
-                    out.append(_rule(_flat("_c_", _pattern_ast(sig), [_quote(clause)]), [_pattern(sig)]))
-            else:
-                for rule in group:
-                    for clause in sorted(static_clauses(rule)):
-                        out.append(_rule(_flat("_c_", rule.head, [_quote(clause)]), instance(rule)))
-        for rule in rules:
-            if rule.signature not in predicates or rule.signature in VERDICT_CHAIN or rule.index not in alive:
-                continue
-            for i in edges(rule):
-                premise = rule.positive[i]
-                sig = sig_of(premise)
-                out.append(_rule(_flat("_c_", rule.head, [CITE]), instance(rule) + [_flat("_c_", premise, [CITE])]))
-                if sig in CLAUSE_ARGUMENT:
-                    out.append(_rule(_flat("_c_", rule.head, [str(premise.arguments[CLAUSE_ARGUMENT[sig]])]),
-                                     instance(rule)))
-                elif sig in PRINCIPLE_ARGUMENT:
-                    out.append(_rule(_flat("_c_", rule.head, [CITE]), instance(rule) + [
-                        f"principle_clause({premise.arguments[PRINCIPLE_ARGUMENT[sig]]}, {CITE})"]))
-
-    def closure(start: set[Signature]) -> set[Signature]:
+    def closure(self, start: set[Signature]) -> set[Signature]:
         """The predicates whose cites these need: themselves and the premises they pass through."""
         found = set(start)
         changed = True
         while changed:
             changed = False
-            for rule in live:
+            for rule in self.live:
                 if rule.signature in found:
-                    for i in edges(rule):
-                        premise = sig_of(rule.positive[i])
+                    for i in self.edges(rule):
+                        premise = self.sig_of(rule.positive[i])
                         if premise not in found:
                             found.add(premise)
                             changed = True
         return found
 
-    emit_cites(cited, lines)
+    def near_premises(self) -> set[Signature]:
+        """What the near part needs the cites of: the defeaters (what overrode) and the premises of
+        near-missable rules that held."""
+        sig_of = self.sig_of
+        return ({d for d in self.defeaters if d in self.by_signature}
+                | {sig_of(p) for r in self.live if r.signature in self.near for p in r.positive
+                   if self.reach[sig_of(p)] and sig_of(p) not in ELIDED})
 
-    # ---- a verdict's cites beyond the clauses its reason atoms name (justify adds those)
+
+def mark_recorded(table: RuleTable, analysis: CiteAnalysis, mode: str) -> list[Rule]:
+    """Pass 5: the rules whose instances are recorded as ``_wI(V...)`` atoms — in trees mode those
+    the graph cannot match and pin down, in explain mode those it cannot match, in check mode the
+    reasons' and cited premises' rules whose cites vary or are not shared by their predicate."""
+    def needs_record(rule: Rule) -> bool:
+        if not table.bodies[rule.index] or rule.support_only:
+            return False
+        if mode == "trees":
+            return rule.index not in table.pinned
+        if mode == "explain":
+            return rule.index not in table.joined
+        if rule.signature not in analysis.cited or rule.index not in analysis.alive or not SPLIT_FOR_CITES:
+            return False
+        edges = bool(analysis.edges(rule))
+        if rule.signature in REASONS:
+            dynamic = analysis.dynamic_clause(rule)
+            return edges or (bool(analysis.extra_banners(rule)) and dynamic is not None
+                             and not dynamic.startswith('"'))
+        shared = _shared(analysis.group_static[rule.signature])
+        return edges or (bool(analysis.static_clauses(rule)) and shared is None)
+
+    recorded = {rule.index for rule in table.rules if needs_record(rule)}
+    return [Rule(**{**r.__dict__, "recorded": r.index in recorded}) for r in table.rules]
+
+
+def _record_atom(rule: Rule) -> str:
+    return f"{rule.record}({', '.join(rule.variables)})" if rule.variables else rule.record
+
+
+def program_lines(table: RuleTable, rules: list[Rule]) -> list[str]:
+    """Pass 6: the program in its order, a recorded rule split into its record and its head."""
+    lines: list[str] = []
+    for kind, item in table.order:
+        if kind == "text":
+            lines.append(str(item))
+            continue
+        rule = rules[item]
+        body = [str(b) for b in table.bodies[rule.index]]
+        if not rule.recorded:
+            lines.append(rule.text)
+        elif _computed(rule.head):  # keep the rule; record its instances beside it
+            lines.append(rule.text)
+            lines.append(_rule(_record_atom(rule), body))
+        else:
+            lines.append(_rule(_record_atom(rule), body))
+            lines.append(_rule(str(table.heads[rule.index]), [_record_atom(rule)]))
+    return lines
+
+
+def cite_rules(analysis: CiteAnalysis, rules: list[Rule], predicates: set[Signature], mode: str) -> list[str]:
+    """Pass 7: the cite rules of these predicates. Own clauses: a judgement atom names its clause
+    (justify reads it off the atom), so only static clauses besides it are made; other predicates get
+    theirs once per predicate where their rules share them, else per rule. Then cites from premises
+    (a judgement premise passes on the clause it names too). In the graph modes justify gathers cites
+    from the graph itself, so nothing is made.
+
+    Own clauses are written with the rule's body (``analysis.by_signature`` holds the rules as named,
+    before :func:`mark_recorded`), cites from premises with its record where it has one."""
+    out: list[str] = []
+    if mode in GRAPH_MODES:
+        return out
+    bodies = analysis.table.bodies
+
+    def instance(rule: Rule) -> list[str]:
+        """Body literals that hold exactly when an instance of the rule holds."""
+        return [_record_atom(rule)] if rule.recorded else [str(b) for b in bodies[rule.index]]
+
+    for sig in sorted(predicates):
+        group = [r for r in analysis.by_signature.get(sig, ()) if r.index in analysis.alive]
+        if sig in REASONS:
+            for rule in group:
+                for clause in analysis.extra_banners(rule):
+                    out.append(_rule(_flat("_c_", rule.head, [_quote(clause)]), instance(rule)))
+            continue
+        shared = _shared(analysis.group_static[sig])
+        if shared is not None:
+            for clause in sorted(shared):
+                out.append(_rule(_flat("_c_", _pattern_ast(sig), [_quote(clause)]), [_pattern(sig)]))
+        else:
+            for rule in group:
+                for clause in sorted(analysis.static_clauses(rule)):
+                    out.append(_rule(_flat("_c_", rule.head, [_quote(clause)]), instance(rule)))
+    for rule in rules:
+        if rule.signature not in predicates or rule.signature in VERDICT_CHAIN or rule.index not in analysis.alive:
+            continue
+        for i in analysis.edges(rule):
+            out += _premise_cites(rule, rule.positive[i], analysis.sig_of, instance(rule))
+    return out
+
+
+def _premise_cites(rule: Rule, premise: ast.AST, sig_of: Callable[[ast.AST], Signature],
+                   instance: list[str]) -> list[str]:
+    """The cite rules by which an instance of ``rule`` cites what its premise cites."""
+    sig = sig_of(premise)
+    out = [_rule(_flat("_c_", rule.head, [CITE]), instance + [_flat("_c_", premise, [CITE])])]
+    if sig in CLAUSE_ARGUMENT:
+        out.append(_rule(_flat("_c_", rule.head, [str(premise.arguments[CLAUSE_ARGUMENT[sig]])]), instance))
+    elif sig in PRINCIPLE_ARGUMENT:
+        out.append(_rule(_flat("_c_", rule.head, [CITE]), instance + [
+            f"principle_clause({premise.arguments[PRINCIPLE_ARGUMENT[sig]]}, {CITE})"]))
+    return out
+
+
+def verdict_lines(mode: str, defeaters: frozenset[Signature], witnesses: frozenset[Signature],
+                  near: set[Signature]) -> list[str]:
+    """Pass 8: a verdict's cites beyond the clauses its reason atoms name (check mode; justify adds
+    those), what is shown, and the generated predicates declared."""
+    lines: list[str] = []
     if mode == "check":
         for body in VERDICT_CITES:
             lines.append(_rule(f"_v(P, A, {CITE})", body))
         lines.append("#show _v/3.")
         lines.append(f"#show {flat_name('_c_', ('consequence', 3))}/4.")
-
     for sig in sorted(defeaters | set(witnesses)):
         lines.append(f"#show {sig[0]}/{sig[1]}.")
     declared = {("_nmc_is_blocked_2", 3), ("_nmc_lifted_3", 4), ("_v", 3)} | {(flat_name("_c_", s), s[1] + 1) for s in REASONS}
     declared |= {(flat_name("_nmc_", s), s[1] + 1) for s in near}
     lines += [f"#defined {name}/{arity}." for name, arity in sorted(declared)]
-
-    # ---- near misses: added to the program when a defeater holds (see pybridge.ground.solve)
-    def near_static(rule: Rule, fault: int | None) -> set[str]:
-        """The static clauses of a near instance: its own, and its exact premises' but the faulty one."""
-        found = set(own_static(rule))
-        for slot, premise in enumerate(rule.positive):
-            sig = sig_of(premise)
-            if slot != fault and sig not in ELIDED and sig in exact:
-                found |= exact[sig]
-        return found
-
-    # The near part needs the cites of what overrode (the defeaters) and of the premises that held.
-    near_cited = closure({d for d in defeaters if d in by_signature}
-                         | {sig_of(p) for r in live if r.signature in near for p in r.positive
-                            if reach[sig_of(p)] and sig_of(p) not in ELIDED}) - cited
-    near_cites: list[str] = []
-    emit_cites(near_cited, near_cites)
-    near_lines, near_rules = _near_part([r for r in rules if r.index in alive], rules, bodies, near,
-                                        cited | near_cited, dynamic_clause, principle_term, near_static,
-                                        cites=mode == "check", defeaters=defeaters, sig_of=sig_of)
-    near_lines = near_cites + near_lines
-    text, near_text = "\n".join(lines) + "\n", "\n".join(near_lines) + "\n"
-    shapes, near_shapes = specialise.text_shapes(text), specialise.text_shapes(near_text)
-    indexed = specialise.Program(shapes)  # the ranks it finds are kept, for the runs to take as they are
-    near_ranks = specialise.Program(near_shapes, extends=indexed).rank
-    return Compiled(game=game, mode=mode, text=text, shapes=shapes, ranks=indexed.rank,
-                    other_heads=frozenset(other_heads),
-                    parts=Parts(near=(near_text, near_shapes, tuple(near_rules), near_ranks), rules=tuple(rules)),
-                    principles=principles,
-                    defeaters=tuple(sorted(defeaters)), absent=assumed_absent, base_shown=frozenset(
-                        (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
-                    whole_shown=_whole_shown([st for st, _, _ in statements]),
-                    witnesses=tuple(sorted(witnesses)))
+    return lines
 
 
 def _shared(sets: list[set[str]]) -> set[str] | None:
