@@ -114,7 +114,7 @@ def cold(path: Path, repeat: int) -> tuple[float, float]:
         game = load_situation(path).game
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "bytecode")
-        commands = {"ccg-judge": [sys.executable, "-m", "pybridge", "check", str(path), "--json"],
+        commands = {"ccg-judge": [sys.executable, "-m", "pybridge", "check", str(path), "--format", "json"],
                     "clingo": [sys.executable, "-m", "clingo", str(entry_file(game, load_game(game).entry)),
                                str(facts), "--models=2", "--outf=2"]}
         spent: dict[str, list[float]] = {name: [] for name in commands}
@@ -247,14 +247,14 @@ def main() -> None:
         markdown.append(markdown_row(f"board of {cards} cards, {hidden} hidden", times))
     print()
     markdown += ["", "New processes (CPU ms, medians of runs taken in turns):", "",
-                 "| situation | `ccg-judge check --json` | `python -m clingo` | ratio |", "|---|---:|---:|---:|"]
+                 "| situation | `ccg-judge check --format json` | `python -m clingo` | ratio |", "|---|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp:
         for name, path in (("example", ROOT / "examples" / "berserk" / "first-turn-rush.yaml"),
                            ("board 30/3", Path(tmp) / "board-30-3.json")):
             if not path.exists():
                 path.write_text(json.dumps(boards.get((30, 3)) or board(30, 3), ensure_ascii=False), encoding="utf-8")
             ours, theirs = cold(path, 3 if args.quick else 11)
-            print(f"cold {name:<12} ccg-judge check --json {ours:7.1f} ms CPU   python -m clingo {theirs:7.1f} ms"
+            print(f"cold {name:<12} ccg-judge check --format json {ours:7.1f} ms CPU   python -m clingo {theirs:7.1f} ms"
                   f" CPU   ratio {ours / theirs:4.2f}x")
             markdown.append(f"| {name} | {ours:.1f} | {theirs:.1f} | {ours / theirs:.2f}× |")
     peak = peak_rss_mb(boards.get((120, 8)) or board(120, 8))

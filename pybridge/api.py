@@ -21,6 +21,7 @@ from pybridge.input.viewpoint import project, unknown_card_ids
 from pybridge.why.build import build_report
 from pybridge.why.justify import (Cites, Report, Resolution, build_resolution, finish, group, lifting_principles,
                                   verdict_of)
+from pybridge.why.reasons import word_verdicts
 
 
 _pause_lock = threading.Lock()
@@ -104,23 +105,70 @@ def facts_text(situation: Situation | str | Path, *, player: str | None = None) 
 @collector_paused
 def check(situation: Situation | str | Path, *, player: str | None = None, edition: str | None = None,
           options: dict[str, str] | None = None, time_limit: float | None = None,
-          trees: bool = False, atoms: bool = False) -> Report:
+          trees: bool = False, atoms: bool = False, reasons: bool = True) -> Report:
     """Every verdict for the situation, from the viewpoint player's knowledge, with its cites and its
     first level of reasons; ``trees`` expands every verdict's justification graph in full; ``atoms``
-    adds the judgement atoms as clingo prints them (what plain clingo on `facts` shows)."""
+    adds the judgement atoms as clingo prints them (what plain clingo on `facts` shows); ``reasons``
+    words an illegal verdict's deciding condition (``because``: without trees, it costs a second
+    solve of the program the graph reads, about as long as the first)."""
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
     game = load_game(s.game)
     viewed = project(s)
-    answer = _solve(situation, s.game, situation_facts(viewed, game), "trees" if trees else "check", time_limit,
-                    _expected(viewed, game))
+    facts = situation_facts(viewed, game)
+    answer = _solve(situation, s.game, facts, "trees" if trees else "check", time_limit, _expected(viewed, game))
     try:
         report = build_report(answer, game, edition=s.edition or game.default_edition,
                               options=_options_in_force(s, game), viewpoint=s.viewpoint, trees=trees,
                               atoms=atoms)
         _within_time(situation, answer)
-        return report
     finally:
         answer.close()
+    if trees:
+        word_verdicts(report.verdicts, report.nodes, game.phrases, _headings(game, report.verdicts))
+    elif not reasons:
+        word_verdicts(report.verdicts, {}, game.phrases)  # the assumptions only: they need no graph
+    else:
+        _word_plain(situation, report, game, facts, time_limit, _expected(viewed, game))
+    return report
+
+
+def _headings(game, verdicts) -> dict[str, str]:
+    """The headings of the clauses that block the verdicts (a condition said by its clause)."""
+    found = {}
+    for v in verdicts:
+        for r in v.reasons_of("blocked"):
+            clause = game.clause(r.clause)
+            if clause is not None and clause.heading:
+                found[r.clause] = clause.heading
+    return found
+
+
+def _word_plain(origin, report: Report, game, facts, time_limit, expected) -> None:
+    """A plain check's verdicts worded: an illegal one's deciding condition is read off the graph of
+    its blocking reasons alone, from an answer the graph can read (the explain program); the report
+    keeps no node of it."""
+    from pybridge.why.graph import Graph  # only a check with an illegal verdict needs it
+
+    illegal = [v for v in report.verdicts if v.verdict == "illegal"]
+    nodes: dict = {}
+    if illegal:
+        answer = _solve(origin, game.name, facts, "explain", time_limit, expected)
+        try:
+            grouped = group(answer)
+            keys = {(text(p), text(a)): k for k, (p, a) in grouped.pairs.items()}
+            graph = Graph(answer, game, Cites(game, answer.compiled.principles))
+            for v in illegal:
+                key = keys.get((v.player, v.action))
+                if key is not None:
+                    graph.expand_blocked(v, key, grouped)
+            nodes = graph.nodes.nodes
+            _within_time(origin, answer)
+        finally:
+            answer.close()
+    word_verdicts(report.verdicts, nodes, game.phrases, _headings(game, report.verdicts))
+    for v in illegal:  # the nodes are not the report's: no reason may point at them
+        for r in v.reasons:
+            r.node = None
 
 
 def _expected(s: Situation, game):
@@ -170,6 +218,7 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
         report = finish(answer, game, [verdict], edition=s.edition or game.default_edition,
                         options=_options_in_force(s, game), viewpoint=s.viewpoint, graph=graph)
         _within_time(situation, answer)
+        word_verdicts(report.verdicts, report.nodes, game.phrases, _headings(game, report.verdicts))
         return report
     finally:
         answer.close()

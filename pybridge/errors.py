@@ -7,21 +7,28 @@ class JudgeError(Exception):
     """Bad input or a failed run, worded for the person who wrote the input.
 
     ``source`` names the file (or other origin) and ``field`` the path of
-    the offending value inside it, in ``cards[2].cell.row`` form.
+    the offending value inside it, in ``cards[2].cell.row`` form; ``line`` and ``column`` (from 1)
+    where it is in the file, when known: ``file:line:column:`` as compilers and clingo say it.
     """
 
-    def __init__(self, message: str, *, source: str | None = None, field: str | None = None):
+    def __init__(self, message: str, *, source: str | None = None, field: str | None = None,
+                 line: int | None = None, column: int | None = None):
         self.message = message
         self.source = source
         self.field = field
+        self.line = line
+        self.column = column
         super().__init__(self.render())
 
     def render(self) -> str:
         where = ""
-        if self.source and self.field:
-            where = f"{self.source}: field {self.field}: "
-        elif self.source:
-            where = f"{self.source}: "
+        source = self.source
+        if source and self.line is not None:
+            source = f"{source}:{self.line}:{self.column or 1}"
+        if source and self.field:
+            where = f"{source}: field {self.field}: "
+        elif source:
+            where = f"{source}: "
         elif self.field:
             where = f"field {self.field}: "
         return where + self.message

@@ -132,7 +132,7 @@ def test_the_command_writes_json_and_exits_1_on_a_violation(tmp_path):
     run = subprocess.run(
         [sys.executable, "-m", "pybridge", "consistency", "--game", "berserk", "--cards", "1",
          "--invariant", "core:clash-unresolved", "--invariant", "core:value-below-zero",
-         "--out", str(tmp_path), "--json"],
+         "-o", str(tmp_path), "--format", "json"],
         capture_output=True, text=True, cwd=ROOT, timeout=120, env=_env())
     assert run.returncode == 1, run.stderr
     data = json.loads(run.stdout)

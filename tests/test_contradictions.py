@@ -99,7 +99,7 @@ def test_command_line_names_the_clash_without_a_traceback(tmp_path):
     data["cards"][1]["id"] = ALPHA
     path = tmp_path / "clash.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-m", "pybridge", "check", str(path), "--json"],
+    done = subprocess.run([sys.executable, "-m", "pybridge", "check", str(path), "--format", "json"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.strip() == f"error: {path}: field cards[1].id: duplicate card id {ALPHA!r}"

@@ -25,7 +25,7 @@ def run(*args: str, **kwargs) -> subprocess.CompletedProcess:
 
 
 def test_the_output_is_all_there_and_the_same_as_the_apis():
-    done = run("check", str(EXAMPLE), "--json")
+    done = run("check", str(EXAMPLE), "--format", "json")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == to_json(api.check(EXAMPLE))
     assert json.loads(done.stdout)["schema"] == "ccg-judge/report"
@@ -45,7 +45,7 @@ def test_output_nobody_reads_fails_without_a_traceback():
     read, write = os.pipe()
     os.close(read)  # the reader is gone before anything is written
     try:
-        done = subprocess.run([sys.executable, "-m", "pybridge", "check", str(EXAMPLE), "--json"], stdout=write,
+        done = subprocess.run([sys.executable, "-m", "pybridge", "check", str(EXAMPLE), "--format", "json"], stdout=write,
                               stderr=subprocess.PIPE, text=True, timeout=120)
     finally:
         os.close(write)

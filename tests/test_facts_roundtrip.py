@@ -44,7 +44,7 @@ def test_cli_check_json_matches_plain_clingo(tmp_path):
     example = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"
     facts = subprocess.run([sys.executable, "-m", "pybridge", "facts", str(example)],
                            capture_output=True, text=True, check=True).stdout
-    report = subprocess.run([sys.executable, "-m", "pybridge", "check", str(example), "--json", "--atoms"],
+    report = subprocess.run([sys.executable, "-m", "pybridge", "check", str(example), "--format", "json", "--atoms"],
                             capture_output=True, text=True, check=True).stdout
     assert plain_clingo("berserk", facts, tmp_path) == json.loads(report)["atoms"]
 

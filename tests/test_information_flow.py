@@ -162,7 +162,7 @@ def test_cli_check_json_is_byte_identical(tmp_path):
         hidden = {**identity, "controller": OPPONENT, "cell": {"column": 2, "row": 1}, "hidden": True}
         path = tmp_path / f"{identity['id']}.json"
         path.write_text(json.dumps(_with(base, [hidden]), ensure_ascii=False), encoding="utf-8")
-        run = subprocess.run([sys.executable, "-m", "pybridge", "check", str(path), "--json"],
+        run = subprocess.run([sys.executable, "-m", "pybridge", "check", str(path), "--format", "json"],
                              capture_output=True, check=True)
         outputs.append(run.stdout)
         assert b"secret-" not in run.stdout

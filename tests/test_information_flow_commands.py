@@ -370,7 +370,7 @@ def _resolved(data: dict, action: str, **kwargs) -> str:
 
 def _diffed(data: dict, options: tuple[str, str], path: Path) -> str:
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    result = CliRunner().invoke(cli, ["diff", str(path), "--option", options[0], "--option", options[1], "--json"])
+    result = CliRunner().invoke(cli, ["diff", str(path), "--option", options[0], "--option", options[1], "--format", "json"])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception  # a JudgeError is told as the command line tells it (_outcome)
     return f"exit {result.exit_code}\n{result.output}"
@@ -630,14 +630,14 @@ def _cli_runs(pair: Pair, commands: list[str]) -> list[tuple[list[str], dict[str
     others = [v.action for v in report.verdicts if v.player != pair.viewer] or ["reveal_hidden(foe)"]
     guessed = _guessed(listed, set(unknown_card_ids(s, pair.viewer).values()), pair.first[-1]["id"])
     limit = {"CCG_JUDGE_MAX_JUDGEMENTS": "5"}
-    every = {"check": (["check"], {}), "check --json": (["check", "--json"], {}),
-             "check --trees": (["check", "--trees", "--json"], {}), "facts": (["facts"], {}),
+    every = {"check": (["check"], {}), "check --json": (["check", "--format", "json"], {}),
+             "check --trees": (["check", "--trees", "--format", "json"], {}), "facts": (["facts"], {}),
              "explain": (["explain", listed[0]], {}), "explain not listed": (["explain", "cast(foe, foe)"], {}),
              "explain malformed": (["explain", "shot("], {}), "explain guessed": (["explain", guessed], {}),
              "diff": (["diff", "--option", pair.diff_options[0], "--option", pair.diff_options[1]], {}),
-             "resolve": (["resolve", legal[0]], {}), "resolve --json": (["resolve", legal[0], "--json"], {}),
+             "resolve": (["resolve", legal[0]], {}), "resolve --json": (["resolve", legal[0], "--format", "json"], {}),
              "resolve guessed": (["resolve", guessed], {}), "resolve opponent's": (["resolve", others[0]], {}),
-             "check limit": (["check", "--json"], limit), "resolve limit": (["resolve", legal[0]], limit)}
+             "check limit": (["check", "--format", "json"], limit), "resolve limit": (["resolve", legal[0]], limit)}
     return [every[c] for c in commands]
 
 

@@ -138,7 +138,7 @@ def _check_json(data: dict, tmp_path: Path, name: str, player: str) -> str:
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     output = ""
     for extra in ([], ["--trees"]):  # the first level of reasons, and every graph in full
-        result = CliRunner().invoke(cli, ["check", str(path), "--json", "--player", player, *extra])
+        result = CliRunner().invoke(cli, ["check", str(path), "--format", "json", "--player", player, *extra])
         assert result.exit_code == 0, result.output
         output += result.output
     return output

@@ -75,7 +75,7 @@ def test_a_mutant_that_does_not_ground_is_stillborn(every_mutant):
 
 def test_the_command_scores_and_reads_the_equivalent_mutants(tmp_path):
     command = [sys.executable, "-m", "pybridge", "mutants", "--sample", "3", "--seed", "5", "--jobs", "2",
-               "--rulings", str(FIRST_TURN), "--no-consistency", "--operator", "drop-rule", "--json"]
+               "--rulings", str(FIRST_TURN), "--no-consistency", "--operator", "drop-rule", "--format", "json"]
     first = json.loads(subprocess.run(command + ["--equivalent", str(tmp_path / "none.yaml")], capture_output=True,
                                       text=True, cwd=ROOT, timeout=300).stdout)
     assert first["sampled"] == 3 and first["caught"] + first["survived"] + first["stillborn"] == 3

@@ -248,16 +248,16 @@ def test_mtg_page_does_not_depend_on_the_opponents_face_down_card():
 def test_check_and_explain_write_pages(tmp_path):
     runner = CliRunner()
     out = tmp_path / "check.html"
-    result = runner.invoke(cli, ["check", str(BERSERK), "--html", str(out)])
+    result = runner.invoke(cli, ["check", str(BERSERK), "--format", "html", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert len(_payload(out.read_text(encoding="utf-8"))["data"]["verdicts"]) == len(check(BERSERK).verdicts)
     out = tmp_path / "explain.html"
-    result = runner.invoke(cli, ["explain", str(BERSERK), "strike_attack( veteran,foe )", "--html", str(out)])
+    result = runner.invoke(cli, ["explain", str(BERSERK), "strike_attack( veteran,foe )", "--format", "html", "-o", str(out)])
     assert result.exit_code == 0, result.output
     data = _payload(out.read_text(encoding="utf-8"))["data"]
     assert [v["action"] for v in data["verdicts"]] == ["strike_attack(veteran, foe)"] and data["selected"] == 0
     result = runner.invoke(cli, ["check", str(BERSERK), "--player", "p2", "--option", "edition=515",
-                                 "--html", str(out)])
+                                 "--format", "html", "-o", str(out)])
     assert result.exit_code == 0, result.output
     data = _payload(out.read_text(encoding="utf-8"))["data"]
     assert (data["viewpoint"], data["edition"]["id"]) == ("p2", "515")
@@ -272,7 +272,7 @@ def test_a_line_separator_is_inert_in_the_data_block():
 def test_a_page_for_an_impossible_action_shows_it_not_possible(tmp_path):
     out = tmp_path / "none.html"
     run = subprocess.run([sys.executable, "-m", "pybridge", "explain", str(BERSERK), "strike_attack(elf, elf)",
-                          "--html", str(out)], capture_output=True, text=True)
+                          "--format", "html", "-o", str(out)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     [verdict] = _payload(out.read_text(encoding="utf-8"))["data"]["verdicts"]
     assert (verdict["verdict"], verdict["cites"]) == ("impossible", ["107.2"])
@@ -281,6 +281,6 @@ def test_a_page_for_an_impossible_action_shows_it_not_possible(tmp_path):
 def test_a_page_for_an_unknown_card_is_an_error(tmp_path):
     out = tmp_path / "none.html"
     run = subprocess.run([sys.executable, "-m", "pybridge", "explain", str(BERSERK), "strike_attack(elf, nobody)",
-                          "--html", str(out)], capture_output=True, text=True)
+                          "--format", "html", "-o", str(out)], capture_output=True, text=True)
     assert run.returncode == 2 and run.stderr.startswith("error: ") and "Traceback" not in run.stderr
     assert not out.exists()

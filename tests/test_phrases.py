@@ -19,6 +19,7 @@ from pybridge.ground.compiler import parse_rules
 from pybridge.input.situation import load_situation
 from pybridge.report.render import explain_text, report_text, say_term, verdict_text
 from pybridge.tools.rulings import ruling_files
+from pybridge.why.wording import fill
 
 ROOT = Path(__file__).resolve().parent.parent
 RULINGS = ROOT / "tests" / "rulings"
@@ -93,12 +94,13 @@ def consequence_terms(game: str) -> set[str]:
     return found
 
 
-def assert_well_formed(templates: dict[str, str], known: set[str] | None) -> None:
+def assert_well_formed(templates: dict[str, str], known: set[str] | None, phrases: Phrases | None = None) -> None:
     if known is not None:
         assert sorted(set(templates) - known) == []
     for key, template in templates.items():
         arity = int(key.rsplit("/", 1)[1])
-        template.format(*[f"a{i}" for i in range(arity)])  # no placeholder beyond the arity
+        # no placeholder beyond the arity, and no values table ({1:strike}) the game lacks
+        fill(template, [f"a{i}" for i in range(arity)], phrases or Phrases())
 
 
 def test_core_phrases_word_core_predicates():
@@ -110,8 +112,8 @@ def test_core_phrases_word_core_predicates():
 @pytest.mark.parametrize("game", known_games())
 def test_game_phrases_word_the_games_predicates(game):
     sections = sections_in(asp_root() / game / "phrases.yaml")
-    assert_well_formed(sections["phrases"], predicates(game_files(game)))
-    assert_well_formed(sections["terms"], None)
+    assert_well_formed(sections["phrases"], predicates(game_files(game)), load_game(game).phrases)
+    assert_well_formed(sections["terms"], None, load_game(game).phrases)
 
 
 @pytest.mark.parametrize("game", known_games())

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize("name", sorted(schema_files()))
 def test_committed_schema_matches_the_models(name):
     committed = (ROOT / "schema" / name).read_text(encoding="utf-8")
-    assert committed == schema_files()[name], "regenerate with: ccg-judge schema --write schema"
+    assert committed == schema_files()[name], "regenerate with: ccg-judge schema -o schema"
 
 
 @pytest.fixture(scope="module")
@@ -54,11 +54,11 @@ def test_the_schema_enumerates_the_game_words(situation_validator, change, where
 
 def test_check_json_conforms_to_the_report_schema():
     example = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"
-    run = subprocess.run([sys.executable, "-m", "pybridge", "check", str(example), "--json"],
+    run = subprocess.run([sys.executable, "-m", "pybridge", "check", str(example), "--format", "json"],
                          capture_output=True, text=True, check=True)
     report = json.loads(run.stdout)
-    jsonschema.validate(report, json.loads(schema_files()["report-v2.json"]))
-    assert report["schema"] == "ccg-judge/report" and report["version"] == 2
+    jsonschema.validate(report, json.loads(schema_files()["report-v3.json"]))
+    assert report["schema"] == "ccg-judge/report" and report["version"] == 3
     assert all(v["cites"] for v in report["verdicts"])
 
 
@@ -70,7 +70,7 @@ def test_schema_command_prints_the_situation_schema():
 @pytest.mark.parametrize("name", sorted(vocabulary_pages()))
 def test_committed_vocabulary_page_matches_the_vocabulary(name):
     committed = (ROOT / "docs" / name).read_text(encoding="utf-8")
-    assert committed == vocabulary_pages()[name], "regenerate with: ccg-judge vocabulary --write docs"
+    assert committed == vocabulary_pages()[name], "regenerate with: ccg-judge vocabulary -o docs"
 
 
 def test_vocabulary_command_prints_one_game():
@@ -81,15 +81,15 @@ def test_vocabulary_command_prints_one_game():
 
 
 def test_schema_write_creates_a_missing_folder_and_names_an_unwritable_one(tmp_path):
-    """Issue 10: `schema --write` to a missing folder was an internal error."""
+    """Issue 10: `schema -o` to a missing folder was an internal error."""
     target = tmp_path / "new" / "folder"
-    run = subprocess.run([sys.executable, "-m", "pybridge", "schema", "--write", str(target)],
+    run = subprocess.run([sys.executable, "-m", "pybridge", "schema", "-o", str(target)],
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert (target / "situation-v1.json").read_text(encoding="utf-8") == schema_files()["situation-v1.json"]
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "pybridge", "schema", "--write", str(blocker / "sub")],
+    run = subprocess.run([sys.executable, "-m", "pybridge", "schema", "-o", str(blocker / "sub")],
                          capture_output=True, text=True)
     assert run.returncode == 2 and run.stderr.startswith("error: ") and "Traceback" not in run.stderr
     assert "cannot write situation-v1.json there" in run.stderr

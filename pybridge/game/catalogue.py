@@ -60,13 +60,19 @@ class Phrases(dict):
     """How reports word what the solver says (phrases.yaml, the core's then the game's). The mapping
     itself words atoms: "name/arity" -> a sentence over the arguments {0}, {1}, ...; ``terms`` words
     the terms an atom carries as arguments the same way (a consequence, an effect's kind, a property
-    assumed of a hidden card); ``principles`` says in words what each principle decides."""
+    assumed of a hidden card); ``principles`` says in words what each principle decides; ``reasons``
+    says which predicates a deciding condition leaves out as context or looks through, and how an
+    unknown card is named (pybridge.reasons); ``values`` are the game's words for numbers, used as
+    ``{1:strike}`` in a phrase (Berserk's weak, medium and strong strikes)."""
 
     def __init__(self, atoms: dict[str, str] | None = None, *, terms: dict[str, str] | None = None,
-                 principles: dict[str, str] | None = None):
+                 principles: dict[str, str] | None = None, reasons: dict | None = None,
+                 values: dict[str, dict[str, str]] | None = None):
         super().__init__(atoms or {})
         self.terms: dict[str, str] = dict(terms or {})
         self.principles: dict[str, str] = dict(principles or {})
+        self.reasons: dict = dict(reasons or {})
+        self.values: dict[str, dict[str, str]] = dict(values or {})
 
 
 class Game(Struct, frozen=True):
@@ -88,6 +94,8 @@ class Game(Struct, frozen=True):
     examples: dict[str, dict[str, Any]]
     cards: dict[str, dict[str, Any]]
     public_when_hidden: tuple[str, ...] = ()
+    # what a card's tile on the ruling page shows: templates over its properties ("{power}/{toughness}")
+    tile: tuple[str, ...] = ()
     board: Board | None = None
     # zone -> who may see the cards in it: "owner" (a hand) or "nobody" (a deck)
     private_zones: dict[str, str] = field(default_factory=dict)
@@ -161,18 +169,28 @@ def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
 
 def _phrases(directory: Path) -> Phrases:
     sections: dict[str, dict[str, str]] = {"phrases": {}, "terms": {}, "principles": {}}
+    reasons: dict = {"context": set(), "through": set(), "kept": set()}
+    values: dict[str, dict[str, str]] = {}
     for path in (asp_root() / "core" / "phrases.yaml", directory / "phrases.yaml"):
         if path.is_file():
             data = read_game_yaml(path) or {}
             for name, found in sections.items():
                 found.update({str(k): str(v) for k, v in (data.get(name) or {}).items()})
+            for key, value in (data.get("reasons") or {}).items():
+                if key in ("context", "through", "kept"):  # lists of predicates: the game's add to the core's
+                    reasons[key] |= {str(v) for v in value or ()}
+                else:
+                    reasons[str(key)] = str(value)
+            for table, words in (data.get("values") or {}).items():
+                values.setdefault(str(table), {}).update({str(k): str(v) for k, v in (words or {}).items()})
     # A feature named as a term ("gains directed_strike") is worded by its id's words, unless the
     # phrases word it themselves.
     vocabulary = directory / "vocabulary.yaml"
     if vocabulary.is_file():
         for feature in (read_game_yaml(vocabulary) or {}).get("features") or {}:
             sections["terms"].setdefault(f"{feature}/0", str(feature).replace("_", " "))
-    return Phrases(sections["phrases"], terms=sections["terms"], principles=sections["principles"])
+    return Phrases(sections["phrases"], terms=sections["terms"], principles=sections["principles"],
+                   reasons=reasons, values=values)
 
 
 def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:
@@ -227,6 +245,7 @@ def load_game(name: str) -> Game:
         examples=examples,
         cards=cards,
         public_when_hidden=tuple(meta.get("public_when_hidden", ())),
+        tile=tuple(str(t) for t in meta.get("tile", ())),
         private_zones={str(k): str(v) for k, v in (meta.get("private_zones") or {}).items()},
         phrases=_phrases(directory),
         card_properties=tuple(n for n, p in load_vocabulary(name).properties.items() if p.type.kind == "card"),
@@ -282,3 +301,26 @@ def _signature(text: str, key: str = "witnesses") -> tuple[str, int]:
     if not name or not arity.isdigit():
         raise JudgeError(f"game.yaml: {key}: expected name/arity, got {text!r}")
     return (name, int(arity))
+
+
+def card_lines(game: Game, pattern: str | None = None) -> list[list[str]]:
+    """Each catalogue card as lines a person reads (``ccg-judge cards``): its name and properties,
+    its features with their parameters, its text; only those containing ``pattern`` (any case)."""
+    found = []
+    for name, card in sorted(game.cards.items()):
+        properties = ", ".join(f"{k} {v}" for k, v in (card.get("properties") or {}).items())
+        features = []
+        for feature in card.get("features") or []:
+            if isinstance(feature, dict):
+                features += [f"{k} ({', '.join(f'{p}: {v}' for p, v in (params or {}).items())})"
+                             if isinstance(params, dict) else f"{k} ({params})" for k, params in feature.items()]
+            else:
+                features.append(str(feature))
+        lines = [f"{name}  [{game.name}]" + (f"  {properties}" if properties else "")]
+        if features:
+            lines.append(f"    features: {'; '.join(features)}")
+        if card.get("text"):
+            lines.append(f"    {card['text']}")
+        if pattern is None or pattern.casefold() in "\n".join(lines).casefold():
+            found.append(lines)
+    return found

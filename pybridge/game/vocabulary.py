@@ -1008,7 +1008,7 @@ def reference_page(v: Vocabulary, title: str) -> str:
     page.add(f"# {title}: vocabulary")
     page.add()
     page.add(f"Every word a situation of `{v.game}` may use, with its type, the clause it comes from and one "
-             f"sentence. Generated from `asp/{v.game}/{FILE_NAME}` by `ccg-judge vocabulary --write docs`; "
+             f"sentence. Generated from `asp/{v.game}/{FILE_NAME}` by `ccg-judge vocabulary -o docs`; "
              "do not edit by hand (a test compares this page with the data).")
     page.add()
     page.add("A word marked **not yet** is accepted, so that card facts can be written down, but the rules base "

@@ -269,7 +269,18 @@ def _from_bytes(raw: bytes, source: str, limit: int, fmt: str | None = None) -> 
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise JudgeError("not UTF-8 text", source=source) from None
-    return situation_from_data(parse_text(text, source=source, fmt=fmt), source=source)
+    data = parse_text(text, source=source, fmt=fmt)
+    try:
+        return situation_from_data(data, source=source)
+    except JudgeError as exc:  # where the field is in the file, as file:line:column
+        if exc.field is None or exc.line is not None or exc.source != source:
+            raise
+        from pybridge.input.yaml_input import position  # read again only for the error
+
+        found = position(text, exc.field)
+        if found is None:
+            raise
+        raise JudgeError(exc.message, source=source, field=exc.field, line=found[0], column=found[1]) from None
 
 
 def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:

@@ -14,6 +14,8 @@ depend on, or mention, what the card really is.
 
 from __future__ import annotations
 
+import re
+
 from pybridge.game.catalogue import Game, load_game
 from pybridge.input.situation import Card, Effect, Situation
 from pybridge.input.structs import replace
@@ -42,6 +44,20 @@ def _shown_properties(card: Card, unknown_ids: set[str], public: set[str]) -> di
     if card.id not in unknown_ids:
         return card.properties
     return {k: v for k, v in card.properties.items() if k in public} if card.hidden else {}
+
+
+_UNKNOWN_PREFIX = "hidden@"
+# A neutral id standing alone in a sentence, not as an argument inside an action's text.
+UNKNOWN_ID = re.compile(r"(?<![(\w@])hidden@[A-Za-z0-9_]+:[A-Za-z0-9_.#]+(?![\w.#,)])")
+
+
+def unknown_card_place(card_id: str) -> tuple[str, str] | None:
+    """(holder, place) of an unknown card's neutral id (``hidden@p2:3.1`` -> p2, 3.1), as
+    :func:`unknown_card_ids` makes them; None for any other id."""
+    if not card_id.startswith(_UNKNOWN_PREFIX):
+        return None
+    holder, sep, place = card_id[len(_UNKNOWN_PREFIX):].partition(":")
+    return (holder, place) if sep and holder and place else None
 
 
 def unknown_card_ids(situation: Situation, player: str) -> dict[str, str]:
@@ -107,11 +123,11 @@ def unknown_card_ids(situation: Situation, player: str) -> dict[str, str]:
     for card in sorted(unknown, key=lambda c: label[c.id]):
         if card.cell is not None:
             side = card.cell.side or card.controller
-            neutral = f"hidden@{side}:{card.cell.column}.{card.cell.row}"
+            neutral = f"{_UNKNOWN_PREFIX}{side}:{card.cell.column}.{card.cell.row}"
         else:
             holder = card.owner or card.controller
             counters[(holder, card.zone)] = counters.get((holder, card.zone), 0) + 1
-            neutral = f"hidden@{holder}:{card.zone}#{counters[(holder, card.zone)]}"
+            neutral = f"{_UNKNOWN_PREFIX}{holder}:{card.zone}#{counters[(holder, card.zone)]}"
         renamed[card.id] = neutral
     return renamed
 

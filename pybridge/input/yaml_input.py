@@ -168,3 +168,27 @@ def load_yaml(text: str, *, source: str) -> Any:
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or getattr(exc, "reason", None) or "syntax error"
         raise JudgeError(f"not valid YAML: {problem}{where}", source=source) from None
+
+
+_STEP = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def position(text: str, field: str) -> tuple[int, int] | None:
+    """(line, column), from 1, of the value at ``field`` (``cards[2].cell.row``) in a YAML or JSON text
+    that has been read once already; None for a field the file lacks. Read again only when an error
+    needs it."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (yaml.YAMLError, RecursionError, ValueError):
+        return None
+    for key, index in _STEP.findall(field):
+        if isinstance(node, yaml.MappingNode) and key:
+            found = next((v for k, v in node.value if isinstance(k, yaml.ScalarNode) and k.value == key), None)
+        elif isinstance(node, yaml.SequenceNode) and index:
+            found = node.value[int(index)] if int(index) < len(node.value) else None
+        else:
+            found = None
+        if found is None:
+            return None  # a missing key has no place in the file: the field path says which
+        node = found
+    return (node.start_mark.line + 1, node.start_mark.column + 1) if node is not None else None

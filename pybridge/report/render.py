@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from typing import Any, Mapping
 
 from pybridge.why.justify import Clamp, ClauseInfo, Node, OverriddenEffect, Report, Resolution, Verdict
+from pybridge.why.wording import _safe, phrase, say_term  # noqa: F401  (re-exported: callers word atoms here)
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -63,81 +63,9 @@ def verdict_graph(report: Report, verdict: Verdict) -> dict:
             "clauses": {c: to_data(report.clauses[c]) for c in verdict.cites if c in report.clauses}}
 
 
-def _safe(value: str) -> str:
-    """Control characters shown as escapes, never printed raw."""
-    if value.isprintable():
-        return value
-    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
-                   for ch in value)
-
-
 def _clause(clause_id: str, clauses: dict[str, ClauseInfo]) -> str:
     info = clauses.get(clause_id)
     return f"{clause_id} ({info.heading})" if info is not None and info.heading else clause_id
-
-
-def phrase(node: Node, phrases: Mapping[str, str]) -> str:
-    """An atom in words, where the game gives a phrase for its predicate (phrases.yaml); the terms
-    among its arguments are worded too, where the phrases word them."""
-    template = phrases.get(node.predicate)
-    if template is None:
-        return _safe(node.atom)
-    try:
-        return _safe(template.format(*[say_term(a, phrases) for a in node.arguments]))
-    except (IndexError, KeyError, ValueError):
-        return _safe(node.atom)
-
-
-def say_term(text: str, phrases: Mapping[str, str]) -> str:
-    """A term (as :func:`pybridge.ground.terms.text` writes it) in words, where the phrases' ``terms`` word
-    its name and arity, its own argument terms likewise; any other term as written (an action keeps
-    the name it is asked by). Not escaped: the caller escapes the sentence it goes into."""
-    terms = getattr(phrases, "terms", None)
-    if not terms:
-        return text
-    parts = _split_term(text)
-    if parts is None:
-        return text
-    name, args = parts
-    template = terms.get(f"{name}/{len(args)}")
-    if template is None:
-        return text
-    try:
-        return template.format(*[say_term(a, phrases) for a in args])
-    except (IndexError, KeyError, ValueError):
-        return text
-
-
-_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*")
-
-
-def _split_term(text: str) -> tuple[str, list[str]] | None:
-    """A constant or function term's name and argument texts, read back from its text (None for
-    anything else). Strings are written unquoted there, so an id that itself looks like a term is
-    read as one: only the wording can be off then, never what the report says holds."""
-    match = _NAME.match(text)
-    if match is None:
-        return None
-    name, rest = match.group(0), text[match.end():]
-    if not rest:
-        return name, []
-    if rest[0] != "(" or rest[-1] != ")":
-        return None
-    inner, args, depth, start = rest[1:-1], [], 0, 0
-    for at, ch in enumerate(inner):
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth < 0:
-                return None
-        elif ch == "," and depth == 0:
-            args.append(inner[start:at].strip())
-            start = at + 1
-    if depth:
-        return None
-    args.append(inner[start:].strip())
-    return name, args
 
 
 def _not(said: str) -> str:
@@ -187,8 +115,9 @@ def verdict_text(v: Verdict, report: Report, phrases: Mapping[str, str] | None =
     head = f"{_safe(v.player)}: {_safe(v.action)} — {v.verdict.upper() if v.verdict != 'impossible' else 'NOT POSSIBLE'}"
     if v.certainty == "some":
         head += " (under some admissible treatment of hidden cards, not every)"
-    body = [f"    with {_safe(t.card)} taken as {'having' if t.value == 'has' else 'lacking'} "
-            f"{_safe(say_term(t.property, phrases))} — {_clause(t.clause, clauses)}" for t in v.treatment]
+    body = [f"    {_safe(v.assuming)}"] if v.assuming else []
+    if v.because:
+        body.append(f"    because {_safe(v.because)}")
     told: set[str] = set()
     for r in v.reasons:
         told.add(r.clause)
@@ -198,7 +127,7 @@ def verdict_text(v: Verdict, report: Report, phrases: Mapping[str, str] | None =
             why = _premises(report, r.node, phrases) if r.node else ""
             body.append(f"    within what {_clause(r.clause, clauses)} allows" + (f": {why}" if why else ""))
         elif r.role == "blocked":
-            why = _premises(report, r.node, phrases) if r.node else ""
+            why = _premises(report, r.node, phrases) if r.node and not v.because else ""
             body.append(f"    forbidden by {_clause(r.clause, clauses)}" + (f", because {why}" if why else ""))
         elif r.role == "definition":
             why = _failed_condition(report, r.node, phrases) if r.node else ""
@@ -283,65 +212,99 @@ def report_text(report: Report, *, title: str = "", phrases: Mapping[str, str] |
     return "\n".join(lines) + "\n"
 
 
-def tree_text(report: Report, node_id: str, indent: int = 0, seen: set[str] | None = None,
-              phrases: Mapping[str, str] | None = None) -> list[str]:
-    """An indented tree; a node already shown is not expanded again."""
-    seen = set() if seen is None else seen
-    phrases = {} if phrases is None else phrases
-    node = report.nodes[node_id]
-    pad = "  " * indent
-    said = phrase(node, phrases)
-    if node.kind == "fact":
-        return [f"{pad}{said}   [situation]"]
-    if node.kind == "absent" and not node.overridden_by:
-        return [f"{pad}not: {said}   [required not to hold]"]
-    if node_id in seen:
-        return [f"{pad}{said}   (shown above)"]
-    seen.add(node_id)
-    if node.kind == "absent":
-        lines = [f"{pad}not: {said}   [would hold, but it was overridden]"]
-        derivations = node.overridden_by
-    else:
-        lines = []
-        derivations = node.derivations
-    for i, d in enumerate(derivations):
-        clause = f"   [{_clause(d.clause, report.clauses)}]" if d.clause else ""
-        if node.kind != "absent":
-            lines.append(f"{pad}{said}{clause}" if i == 0 else f"{pad}{said} — also{clause}")
-        elif clause:
-            lines.append(f"{pad}  near{clause}")
-        for p in d.premises:
-            lines.extend(tree_text(report, p, indent + 1, seen, phrases))
-        for a in d.absent:
-            lines.extend(tree_text(report, a, indent + 1, seen, phrases))
-    if not derivations and node.kind != "absent":
-        lines.append(f"{pad}{said}")
-    return lines
+class _GraphText:
+    """A verdict's justification graph as indented lines. Each derived atom is numbered where it is
+    first shown and referred to by its number afterwards ("see [3] above"), so a shared premise is
+    opened once for the whole explanation; the situation's facts a derivation rests on go on one
+    "given:" line, the atoms it required not to hold on one "and not:" line. Below ``depth`` levels a
+    node is shown without its premises (None: no limit)."""
+
+    def __init__(self, report: Report, phrases: Mapping[str, str], depth: int | None):
+        self.report, self.phrases, self.depth = report, phrases, depth
+        self.numbers: dict[str, int] = {}
+        self.cut = False  # whether the depth left something out
+        self.deepest = 0  # the deepest level a numbered node is shown at
+
+    def _leaf(self, node: Node) -> bool:
+        return node.kind == "fact" or (node.kind == "absent" and not node.overridden_by) or \
+            (node.kind == "derived" and not node.derivations)
+
+    def lines(self, node_id: str, indent: int, level: int = 0) -> list[str]:
+        node = self.report.nodes[node_id]
+        pad = "  " * indent
+        said = phrase(node, self.phrases)
+        if self._leaf(node):
+            return [f"{pad}{'not: ' if node.kind == 'absent' else ''}{said}"]
+        if node.kind == "absent":
+            said = f"not: {said}, which would hold but was overridden"
+        if node_id in self.numbers:
+            return [f"{pad}{said}   (see [{self.numbers[node_id]}] above)"]
+        self.numbers[node_id] = number = len(self.numbers) + 1
+        self.deepest = max(self.deepest, level + 1)
+        derivations = node.overridden_by if node.kind == "absent" else node.derivations
+        out = []
+        for i, d in enumerate(derivations[:1]):  # the others are counted, not opened (the JSON has them)
+            clause = f"   [{_clause(d.clause, self.report.clauses)}]" if d.clause else ""
+            out.append(f"{pad}[{number}] {said}{clause}")
+            if len(derivations) > 1:
+                others = sorted({o.clause for o in derivations[1:] if o.clause})
+                out.append(f"{pad}    (and {len(derivations) - 1} other derivation{'s' if len(derivations) > 2 else ''}"
+                           + (f", under {', '.join(others)}" if others else "") + ")")
+            if self.depth is not None and level + 1 >= self.depth:
+                if d.premises or d.absent:
+                    out[-1] += "  …"
+                    self.cut = True
+                continue
+            given = [phrase(self.report.nodes[p], self.phrases) for p in d.premises
+                     if self._leaf(self.report.nodes[p]) and self.report.nodes[p].kind != "absent"]
+            missing = [phrase(self.report.nodes[a], self.phrases) for a in d.premises + d.absent
+                       if self.report.nodes[a].kind == "absent" and self._leaf(self.report.nodes[a])]
+            if given:
+                out.append(f"{pad}    given: {'; '.join(dict.fromkeys(given))}")
+            if missing:
+                out.append(f"{pad}    and not: {'; '.join(dict.fromkeys(missing))}")
+            for p in d.premises + d.absent:
+                if not self._leaf(self.report.nodes[p]):
+                    out.extend(self.lines(p, indent + 2, level + 1))
+        return out
 
 
-def explain_text(report: Report, v: Verdict, phrases: Mapping[str, str] | None = None) -> str:
+def explain_text(report: Report, v: Verdict, phrases: Mapping[str, str] | None = None, *,
+                 depth: int | None = None, fit: int | None = None) -> str:
+    """The verdict as check words it, then its justification graph, section by section, each atom
+    opened once for the whole (later mentions refer to its number); ``depth`` cuts the graph below
+    that many levels; ``fit`` (no depth given): the whole graph if it fits that many lines, else cut
+    at the deepest level that fits (or at one level)."""
+    text, deepest = _explained_graph(report, v, {} if phrases is None else phrases, depth)
+    if depth is None and fit is not None:
+        level = deepest
+        while text.count("\n") + 1 > fit and level > 1:
+            level -= 1
+            text, _ = _explained_graph(report, v, {} if phrases is None else phrases, level)
+    return text
+
+
+def _explained_graph(report: Report, v: Verdict, phrases: Mapping[str, str], depth: int | None) -> tuple[str, int]:
+    graph = _GraphText(report, phrases, depth)
     lines = verdict_text(v, report, phrases) + [""]
-    roles = [("Why it is possible", ["granted", "met"]), ("Why it is forbidden", ["blocked"]),
+    roles = [("Why it is forbidden", ["blocked"]), ("Why it is possible", ["granted", "met"]),
              ("Prohibitions overridden", ["lifted", "waived"])]
-    for title, wanted in roles:
-        node_ids = [r.node for r in v.reasons if r.role in wanted] + \
-            [r.by_node for r in v.reasons if r.role in wanted and r.by_node]
+    sections = [(title, [r.node for r in v.reasons if r.role in wanted] +
+                 [r.by_node for r in v.reasons if r.role in wanted and r.by_node]) for title, wanted in roles]
+    sections += [("Obligations", [o.node for o in v.obligations]),
+                 ("Assumption about hidden cards", [t.node for t in v.treatment]),
+                 ("Consequences", [c.node for c in v.consequences])]
+    for title, node_ids in sections:
+        node_ids = [n for n in dict.fromkeys(node_ids) if n]
         if node_ids:
             lines.append(f"{title}:")
-            seen: set[str] = set()
             for node_id in node_ids:
-                lines.extend(tree_text(report, node_id, 1, seen, phrases))
+                lines.extend(graph.lines(node_id, 1))
             lines.append("")
-    for title, ids in (("Obligations", [o.node for o in v.obligations]),
-                       ("Treatment of hidden cards", [t.node for t in v.treatment]),
-                       ("Consequences", [c.node for c in v.consequences])):
-        if ids:
-            lines.append(f"{title}:")
-            seen = set()
-            for node_id in ids:
-                lines.extend(tree_text(report, node_id, 1, seen, phrases))
-            lines.append("")
-    return "\n".join(lines)
+    if graph.cut:
+        lines.append(f"(cut {depth} level{'s' if depth != 1 else ''} deep, marked …: --depth N shows N levels, "
+                     "--depth 0 all)")
+    return "\n".join(lines), graph.deepest
 
 
 def resolution_text(r: Resolution, report: Report | None = None, phrases: Mapping[str, str] | None = None) -> str:

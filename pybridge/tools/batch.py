@@ -238,7 +238,8 @@ def check_one(task: Task, settings: Settings) -> Outcome:
             raise JudgeError(task.error, source=task.source)
         name, situation = _load(task)
         report = api.check(situation, player=settings.player, edition=settings.edition,
-                           options=settings.options or None, time_limit=settings.time_limit, trees=settings.trees)
+                           options=settings.options or None, time_limit=settings.time_limit, trees=settings.trees,
+                           reasons=False)  # a row carries no because-line: a batch is not slowed for one
     except JudgeError as exc:
         return Outcome(name, error={"file": exc.source or task.source, "field": exc.field, "message": exc.message})
     except Exception as exc:  # a defect of ccg-judge: one row says so, the batch goes on

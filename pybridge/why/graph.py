@@ -450,6 +450,14 @@ class Graph:
 
     # ---- a verdict's graph
 
+    def expand_blocked(self, verdict: Verdict, key: tuple, g: Grouped) -> None:
+        """Point an illegal verdict's blocking reasons at their expanded nodes, and nothing else: what
+        plain ``check`` needs to word its deciding condition (its cites stay as the why layer read them)."""
+        player, action = g.pairs[key]
+        for reason in verdict.reasons:
+            if reason.role == "blocked":
+                reason.node = self.expand(Function("forbidden", [player, action, clingo.String(reason.clause)]))
+
     def expand_verdict(self, verdict: Verdict, key: tuple, g: Grouped) -> None:
         """Point the verdict's reasons at their expanded nodes; its cites are read off the graph."""
         player, action = g.pairs[key]

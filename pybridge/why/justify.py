@@ -33,7 +33,7 @@ from pybridge.ground.solve import Answer
 from pybridge.ground.terms import ident, text
 
 REPORT_SCHEMA = "ccg-judge/report"
-REPORT_VERSION = 2
+REPORT_VERSION = 3  # 3: verdicts' because and assuming (schema/README.md)
 
 
 # --------------------------------------------------------------------------
@@ -132,6 +132,13 @@ class Verdict(Struct):
     obligations: list[Reason] = field(default_factory=list)
     node: Annotated[str | None, Meta(description="Node id of the verdict's atom (legal/illegal; for an "
                                                   "impossible action, the candidate it is not).")] = None
+    because: Annotated[str | None, Meta(
+        description="(version 3) An illegal verdict's deciding condition in words, the clause of each after "
+                    "it: what its prohibitions rest on beyond the action being what it is.")] = None
+    assuming: Annotated[str | None, Meta(
+        description="(version 3) The assumption about the opponent's hidden cards the verdict rests on, in "
+                    "words: the witness treatment ('if ...'), or that it holds whatever an unknown card it "
+                    "names is ('whatever ...').")] = None
 
     def reasons_of(self, *roles: str) -> list[Reason]:
         return [r for r in self.reasons if r.role in roles]
@@ -167,7 +174,7 @@ class Report(Struct):
     atoms: Annotated[list[str], Meta(description="The judgement atoms exactly as clingo prints them, sorted "
                                                   "(check --atoms; otherwise empty).")]
     schema: Literal["ccg-judge/report"] = REPORT_SCHEMA
-    version: Literal[2] = REPORT_VERSION
+    version: Literal[3] = REPORT_VERSION
     trees: Annotated[bool, Meta(description="Every node expanded (explain, check --trees); otherwise only "
                                              "the first level of reasons.")] = False
     nodes: Annotated[dict[str, Node], Meta(

@@ -117,3 +117,37 @@ def test_card_texts_are_shown_as_text(page, tmp_path, name):
     assert page.evaluate("window.pwned") is None
     assert page.locator(".board img").count() == 0
     assert page.locator(".card-name", has_text=name).count() == 1
+
+
+def test_what_a_player_reads_off_the_page(page, tmp_path, screenshot):
+    """Tiles show what a player reads off a card; the options header wraps instead of being cut; an
+    illegal verdict says why in words; consequences are a list."""
+    _open(page, tmp_path, BERSERK, "berserk-reads")
+    veteran = page.locator('.card[data-card-id="veteran"] .card-stats').text_content()
+    assert "strike 1-1-4" in veteran and "health 14" in veteran and "cost 6" in veteran
+    width = page.viewport_size["width"]
+    chips = page.locator(".ruling-head .option")
+    assert chips.count() >= 8
+    for i in range(chips.count()):
+        box = chips.nth(i).bounding_box()
+        assert box["x"] + box["width"] <= width, f"option {i} runs off the page"
+    shot = _verdict(page, "shot(elf, foe)")
+    assert shot.locator(".because").text_content() == \
+        "because option shot_at_neighbour is barred and elf is next to foe"
+    strike = _verdict(page, "strike_attack(veteran, foe)")
+    items = strike.locator(".consequences li")
+    assert items.count() == 4 and "veteran's strong strike deals 4" in [items.nth(i).text_content()
+                                                                         for i in range(items.count())]
+    screenshot(page, "page-berserk-reads")
+
+
+def test_magic_tiles_say_tapped_and_show_cost_and_power(page, tmp_path, screenshot):
+    _open(page, tmp_path, MTG, "mtg-reads")
+    arbor = page.locator('.card[data-card-id="arbor"]')
+    assert "tapped" in arbor.locator(".card-state").text_content()
+    assert "closed" not in page.text_content(".table")
+    bears = page.locator('.card[data-card-id="bears"] .card-stats').text_content()
+    assert "{1}{G}" in bears and "2/2" in bears
+    unknown = page.locator(".card.unknown")
+    assert unknown.count() == 1 and unknown.locator(".card-stats").count() == 0  # nothing of an unknown card
+    screenshot(page, "page-mtg-reads")

@@ -159,3 +159,29 @@ def test_an_edit_on_a_full_board_updates_the_verdicts(page, tmp_path, capsys):
         print(f"\nplayground, 30-card board: an edit was judged and drawn {seconds:.2f} s after it was typed "
               f"(debounce included); the page says: {status}")
     assert "verdicts" in status
+
+
+def test_a_server_failure_says_so(browser_context, starter):
+    """A server that fails (a 500 with a text body) is reported as such, not as a JSON parse error.
+    (A tab of its own: the browser logs the 500 itself, which the page fixture counts as an error.)"""
+    page = browser_context.new_page()
+    script_errors: list[str] = []
+    page.on("pageerror", lambda error: script_errors.append(str(error)))
+    _open(page, starter)
+    page.route("**/api/judge", lambda route: route.fulfill(status=500, body="Internal Server Error",
+                                                          content_type="text/plain"))
+    _set_text(page, page.input_value("textarea.source") + "\n")
+    deadline = time.monotonic() + 10
+    while "server failed" not in (page.text_content(".status") or ""):
+        assert time.monotonic() < deadline, page.text_content(".status")
+        page.wait_for_timeout(50)
+    assert page.text_content(".status") == "the server failed; see its terminal"
+    page.unroute("**/api/judge")
+    page.close()
+    assert script_errors == []
+
+
+def test_the_verdict_column_is_wide_enough(page, starter):
+    _open(page, starter)
+    verdicts = page.locator(".verdicts").bounding_box()
+    assert verdicts["width"] >= 480  # 30rem: a tree line is not broken every few words

@@ -56,6 +56,8 @@ def page_data(viewed: Situation, report: Report, game: Game, *, trees: bool = Tr
                      "meaning": game.options[name].values.get(value, "") if name in game.options else ""}
                     for name, value in report.options.items()],
         "viewpoint": report.viewpoint,
+        # the game's own words for a card's state (phrases.yaml values: state)
+        "words": {"open": "open", "closed": "closed", **getattr(game.phrases, "values", {}).get("state", {})},
         "players": [{"id": p.id, "first": p.first, "viewer": p.id == report.viewpoint}
                     for p in _viewer_last(viewed)],
         "turn": to_data(viewed.turn),
@@ -157,7 +159,21 @@ def _card(card: Card, viewed: Situation, game: Game) -> dict[str, Any]:
         "chips": dict(sorted(card.chips.items())),
         "text": str(entry.get("text", "")) or None,
         "effects": [_effect(e) for e in viewed.effects if e.target == card.id],
+        # what the tile shows (game.yaml tile): nothing of a card the viewer may not see
+        "stats": [] if unknown else _stats(resolved["properties"], game),
     }
+
+
+def _stats(properties: dict[str, Any], game: Game) -> list[str]:
+    """The game's tile lines a card has every property of: "cost 6", "strike 1-1-4", "2/2"."""
+    said = {k: "-".join(map(str, v)) if isinstance(v, (list, tuple)) else v for k, v in properties.items()}
+    lines = []
+    for template in game.tile:
+        try:
+            lines.append(template.format(**said))
+        except (KeyError, IndexError, ValueError):
+            continue  # the card lacks one of them: a spell has no health
+    return lines
 
 
 def _effect(effect) -> dict[str, Any]:
@@ -189,6 +205,8 @@ def _verdict(index: int, v: Verdict, report: Report, game: Game, known: set[str]
         # cards the action names where the game does not declare the action's argument roles
         "named": [c for c, r in roles if r is None],
         "consequences": [say_term(c, game.phrases) for c in v.consequence_texts],  # in words, as the report
+        "because": v.because,  # the deciding condition of an illegal verdict, as plain check says it
+        "assuming": v.assuming,  # the assumption about hidden cards it rests on
         "tree": verdict_tree(report, v, game) if trees else None,
     }
 
@@ -315,8 +333,7 @@ def verdict_tree(report: Report, v: Verdict, game: Game) -> dict[str, Any]:
                 item["children"].extend(children)
         return item
 
-    parts = [section(f"with {t.card} taken as {'having' if t.value == 'has' else 'lacking'} {t.property}",
-                     t.clause, [t.node]) for t in v.treatment]
+    parts = [section(v.assuming, None, [t.node for t in v.treatment])] if v.treatment else []
     words = {"granted": "possible under", "met": "within what it allows", "blocked": "forbidden by",
              "definition": "not an action defined by"}
     for r in v.reasons:

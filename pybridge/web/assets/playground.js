@@ -7,6 +7,7 @@
   var el = window.CCGPage.el;
   var DEBOUNCE_MS = 200;
   var LINE_PX = 18;
+  var SERVER_FAILED = "the server failed; see its terminal";
 
   function post(path, body) {
     return fetch(path, {
@@ -14,7 +15,12 @@
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
       credentials: "same-origin",
-    }).then(function (response) { return response.json(); });
+    }).then(function (response) {
+      // A failure of the server itself (a 500, a proxy's page) is not JSON: say where to look.
+      var type = response.headers.get("Content-Type") || "";
+      if (type.indexOf("application/json") !== 0) throw new Error(SERVER_FAILED);
+      return response.json().catch(function () { throw new Error(SERVER_FAILED); });
+    }, function () { throw new Error("the server does not answer; is it still running?"); });
   }
 
   function option(value, label, selected) {
@@ -183,7 +189,7 @@
         if (!answer.ok) { showError(answer.error); return; }
         textarea.value = answer.text;
         judgeNow();
-      });
+      }, failed);
     }
 
     function download(kind) {
@@ -197,7 +203,7 @@
         link.click();
         link.remove();
         setTimeout(function () { URL.revokeObjectURL(link.href); }, 1000);
-      });
+      }, failed);
     }
 
     function show(judgement, sent, elapsed) {
@@ -218,6 +224,8 @@
       pageRoot.dataset.judged = String(state.seq);
     }
 
+    function failed(problem) { status.textContent = problem.message || String(problem); }
+
     function judgeNow() {
       if (state.timer !== null) { clearTimeout(state.timer); state.timer = null; }
       state.seq += 1;
@@ -229,7 +237,7 @@
         if (mine !== state.seq || judgement.stale) return;  // a newer edit is on its way
         show(judgement, sent, performance.now() - began);
       }, function (problem) {
-        if (mine === state.seq) status.textContent = "the playground server did not answer: " + problem;
+        if (mine === state.seq) status.textContent = problem.message || String(problem);
       });
     }
 

@@ -4,6 +4,9 @@
 (function () {
   "use strict";
 
+  // The game's words for a card's state (Magic: tapped / untapped), set by render from the data.
+  var words = { open: "open", closed: "closed" };
+
   function el(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
@@ -69,7 +72,7 @@
     var lines = [card.unknown ? "unknown card (" + card.id + ")" : (card.name || card.id) + " (" + card.id + ")"];
     lines.push("controller " + card.controller + (card.owner !== card.controller ? ", owner " + card.owner : "") +
                ", " + card.zone + (card.cell ? " " + card.cell.column + "." + card.cell.row : ""));
-    var state = [card.open ? "open" : "closed"];
+    var state = [card.open ? words.open : words.closed];
     if (card.hidden) state.push("face down");
     if (card.revealed) state.push("revealed");
     if (card.arrived !== null) state.push("arrived on turn " + card.arrived);
@@ -96,9 +99,10 @@
     node.appendChild(el("div", "card-name", card.unknown ? "unknown card" : (card.name || card.id)));
     if (card.unknown || card.name !== card.id) node.appendChild(el("div", "card-id", card.id));
     var state = [];
-    if (!card.open) state.push("closed");
+    if (!card.open) state.push(words.closed);
     if (card.hidden) state.push(card.unknown ? "face down" : "face down (known to you)");
     if (state.length) node.appendChild(el("div", "card-state", state.join(", ")));
+    if (card.stats.length) node.appendChild(el("div", "card-stats", card.stats.join(" · ")));
     var badges = el("div", "badges");
     card.public.forEach(function (pair) {
       badges.appendChild(el("span", "badge public", pair[0].replace(/_/g, " ") + ": " + pair[1]));
@@ -204,7 +208,7 @@
       entry.appendChild(document.createTextNode(item[1]));
       box.appendChild(entry);
     });
-    if (data.board) box.appendChild(el("span", null, "a closed card is drawn turned; cells are column.row of their side"));
+    if (data.board) box.appendChild(el("span", null, "a " + words.closed + " card is drawn turned; cells are column.row of their side"));
     return box;
   }
 
@@ -301,8 +305,15 @@
     cites.appendChild(el("span", null, "cites"));
     verdict.cites.forEach(function (id) { cites.appendChild(cite(data, id)); });
     body.appendChild(cites);
+    if (verdict.assuming) body.appendChild(el("div", "assuming", verdict.assuming));
+    if (verdict.because) body.appendChild(el("div", "because", "because " + verdict.because));
     if (verdict.consequences.length) {
-      body.appendChild(el("div", "consequences", "then: " + verdict.consequences.join(", ")));
+      var then = el("div", "consequences");
+      then.appendChild(el("span", null, "then:"));
+      var list = el("ul", null);
+      verdict.consequences.forEach(function (c) { list.appendChild(el("li", null, c)); });
+      then.appendChild(list);
+      body.appendChild(then);
     }
     var treeBox = el("div", "tree-box");
     body.appendChild(treeBox);
@@ -379,6 +390,7 @@
      tree the data leaves out. Returns {select(index)}. */
   function render(root, data, hooks) {
     hooks = hooks || {};
+    words = data.words || words;
     var page = el("div", "ruling-page");
     page.appendChild(header(data));
     var main = el("main", "ruling");

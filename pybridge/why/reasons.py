@@ -1,0 +1,158 @@
+"""The one line a player reads: why an illegal action is illegal, and what it assumes of hidden cards.
+
+A prohibition's atom rests on a rule instance; its *deciding condition* is what that instance
+needs beyond the action being what it is: the premises that are not context (the action's own
+parts, the bookkeeping of treatments), with the premises a helper of the same clause rests on
+opened up, and the atoms it required not to hold. Which predicates are context and which are
+looked through is data (each game's phrases.yaml, ``reasons``), so this module names no predicate.
+
+An assumption is worded from the verdict alone: the witness treatment of a verdict that holds under
+some treatment of the opponent's hidden cards, and "whatever the card is" for one that names an
+unknown card and holds under every treatment. Only the projected situation's ids reach here, so
+nothing is said of what an unknown card really is."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from pybridge.why.justify import Node, Verdict
+from pybridge.input.viewpoint import UNKNOWN_ID, unknown_card_place
+from pybridge.why.wording import _split_term, phrase, say_term
+
+# How deep a helper of the same clause is opened up: deeper premises are the helper's own business.
+_OPEN_DEPTH = 3
+
+
+def _config(phrases: Mapping[str, str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    reasons = getattr(phrases, "reasons", {}) or {}
+    return (frozenset(reasons.get("context", ())), frozenset(reasons.get("through", ())),
+            frozenset(reasons.get("kept", ())))
+
+
+def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str], *,
+                        open_context: bool = False) -> list[tuple[str, str]]:
+    """(node id, words) of each condition the atom ``node_id`` rests on, in the order of its first
+    derivation's body; an atom required not to hold is said as "it does not hold that ...".
+    ``open_context``: a context premise of the same clause is opened up rather than left out (a
+    prohibition that rests on nothing but its action being possible: the condition is there)."""
+    context, through, kept = _config(phrases)
+    found: list[tuple[str, str]] = []
+    opened: set[str] = set()
+
+    def walk(current: str, depth: int) -> None:
+        node = nodes.get(current)
+        if node is None or not node.derivations or current in opened:
+            return
+        opened.add(current)
+        derivation = node.derivations[0]
+        for premise_id in derivation.premises:
+            premise = nodes[premise_id]
+            same_clause = (bool(premise.derivations) and premise.derivations[0].clause == derivation.clause
+                           and premise.predicate not in kept)
+            if premise.predicate in context:
+                if open_context and same_clause and depth < _OPEN_DEPTH:
+                    walk(premise_id, depth + 1)
+                continue
+            if premise.derivations and (premise.predicate in through or (same_clause and depth < _OPEN_DEPTH)):
+                walk(premise_id, depth + 1)
+            else:
+                found.append((premise_id, phrase(premise, phrases)))
+        for absent_id in derivation.absent:
+            absent = nodes[absent_id]
+            if absent.predicate not in context:
+                found.append((absent_id, f"it does not hold that {phrase(absent, phrases)}"))
+
+    walk(node_id, 0)
+    said: dict[str, tuple[str, str]] = {}
+    for node_id_, words in found:
+        said.setdefault(words, (node_id_, words))
+    return list(said.values())
+
+
+def _conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str]) -> list[tuple[str, str]]:
+    return (deciding_conditions(nodes, node_id, phrases)
+            or deciding_conditions(nodes, node_id, phrases, open_context=True))
+
+
+def _joined(parts: list[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def because(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[str, str],
+            headings: Mapping[str, str] | None = None) -> str | None:
+    """The deciding condition of an illegal verdict, read off the graph nodes its blocking reasons
+    point at; with several blocking clauses, each one's condition followed by its clause. A clause
+    whose condition is its action alone (X declared as 0) is said by its heading. None for a legal
+    verdict, or where no node is expanded."""
+    if verdict.verdict != "illegal":
+        return None
+    found: dict[str, str] = {}  # words -> the first clause they decide
+    for reason in verdict.reasons:
+        if reason.role != "blocked" or reason.node is None:
+            continue
+        words = _joined([w for _, w in _conditions(nodes, reason.node, phrases)])
+        if not words and headings and headings.get(reason.clause):
+            words = f"{reason.clause} says: {headings[reason.clause]}"
+        if words:
+            found.setdefault(words, reason.clause)
+    if not found:
+        return None
+    if len(found) == 1:
+        return _cards_in_words(next(iter(found)), phrases)
+    return _cards_in_words("; ".join(f"{words} ({clause})" for words, clause in found.items()), phrases)
+
+
+def because_nodes(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[str, str]) -> list[str]:
+    """The node ids :func:`because` words (the tests check the line against the graph); a clause said
+    by its heading names its own prohibition's node."""
+    found = []
+    for r in verdict.reasons:
+        if r.role == "blocked" and r.node:
+            found += [node_id for node_id, _ in _conditions(nodes, r.node, phrases)] or [r.node]
+    return found
+
+
+def _cards_in_words(sentence: str, phrases: Mapping[str, str]) -> str:
+    """An unknown card's neutral id said as its holder's hidden card, where it stands for the card
+    (inside an action's text it stays, as the action is named)."""
+    return UNKNOWN_ID.sub(lambda m: card_words(m.group(0), phrases), sentence)
+
+
+def card_words(card: str, phrases: Mapping[str, str]) -> str:
+    """A card id in words: an unknown card's neutral id as its holder's hidden card at its place."""
+    place = unknown_card_place(card)
+    template = (getattr(phrases, "reasons", {}) or {}).get("hidden_card")
+    if place is None or not template:
+        return card
+    return template.format(holder=place[0], place=place[1])
+
+
+def assuming(verdict: Verdict, phrases: Mapping[str, str]) -> str | None:
+    """Which assumption about hidden cards the verdict rests on, in words: the witness treatment of a
+    verdict that holds under some treatment ("if p2's hidden card at 3.1 has ... (532.6-2)"), or, for
+    one naming an unknown card, that it holds whatever that card is."""
+    if verdict.treatment:
+        parts = [f"{card_words(t.card, phrases)} {'has' if t.value == 'has' else 'lacks'} "
+                 f"{say_term(t.property, phrases)} ({t.clause})" for t in verdict.treatment]
+        return "if " + _joined(parts)
+    unknown = [a for a in _action_arguments(verdict.action) if unknown_card_place(a) is not None]
+    if not unknown:
+        return None
+    return "whatever " + _joined([f"{card_words(c, phrases)} is" for c in dict.fromkeys(unknown)])
+
+
+def _action_arguments(action: str) -> list[str]:
+    """The top-level arguments of an action's text (``shot(a, hidden@p2:3.1)`` -> a, hidden@p2:3.1)."""
+    parts = _split_term(action)
+    return parts[1] if parts is not None else []
+
+
+def word_verdicts(verdicts: list[Verdict], nodes: Mapping[str, Node], phrases: Mapping[str, str],
+                  headings: Mapping[str, str] | None = None) -> None:
+    """Set each verdict's ``because`` (from the graph ``nodes`` its blocking reasons point at) and
+    ``assuming``. ``headings``: clause id -> heading."""
+    for v in verdicts:
+        v.because = because(nodes, v, phrases, headings)
+        v.assuming = assuming(v, phrases)

@@ -1,0 +1,145 @@
+"""The one line a player reads: every illegal verdict of every ruling file says its deciding condition
+on a line of its own in plain ``check``, naming conditions of its own justification graph; a verdict
+resting on an assumption about a hidden card says which; no output counts treatments by number; and
+none of it tells the asking player what an opponent's hidden card is."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pybridge.api import check
+from pybridge.game.catalogue import load_game
+from pybridge.why.reasons import because_nodes, card_words
+from pybridge.report.render import phrase, report_text, to_json
+from pybridge.tools.rulings import ruling_files
+from pybridge.input.situation import load_situation, situation_from_data
+from pybridge.input.viewpoint import UNKNOWN_ID
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = [p for p in ruling_files([ROOT / "tests" / "rulings", ROOT / "examples"]) if not p.name.startswith("matrix-")]
+
+
+def _verdict_lines(text: str, player: str, action: str) -> list[str]:
+    """The lines of one verdict in a check's text: its head and its indented body."""
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith(f"{player}: {action} — "))
+    body = []
+    for line in lines[head + 1:]:
+        if not line.startswith("    "):
+            break
+        body.append(line)
+    return [lines[head]] + body
+
+
+def _reachable(report, start: list[str]) -> set[str]:
+    seen, stack = set(), list(start)
+    while stack:
+        node_id = stack.pop()
+        if node_id in seen or node_id not in report.nodes:
+            continue
+        seen.add(node_id)
+        for d in report.nodes[node_id].derivations:
+            stack.extend(d.premises + d.absent)
+    return seen
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_illegal_verdict_says_why_naming_conditions_of_its_graph(path):
+    situation = load_situation(path)
+    game = load_game(situation.game)
+    plain = check(situation)
+    text = report_text(plain, title=game.title, phrases=game.phrases)
+    trees = check(situation, trees=True)
+    assert "treatment no." not in text
+    assert "treatment no." not in report_text(trees, title=game.title, phrases=game.phrases)
+    for verdict in plain.verdicts:
+        if verdict.verdict != "illegal":
+            assert verdict.because is None
+            continue
+        lines = _verdict_lines(text, verdict.player, verdict.action)
+        assert verdict.because, f"{verdict.player}: {verdict.action} has no deciding condition"
+        assert f"    because {verdict.because}" in lines, lines
+        deep = trees.verdict(verdict.player, verdict.action)
+        assert deep.because == verdict.because  # the same sentence, with or without --trees
+        named = because_nodes(trees.nodes, deep, game.phrases)
+        graph = _reachable(trees, [r.node for r in deep.reasons_of("blocked")])
+        assert named and set(named) <= graph
+        for node_id in named:  # each condition it names is worded in the line (or its clause heads it)
+            words = UNKNOWN_ID.sub(lambda m: card_words(m.group(0), game.phrases),
+                                   phrase(trees.nodes[node_id], game.phrases))
+            node = trees.nodes[node_id]
+            assert words in verdict.because or (node.predicate == "forbidden/3" and node.arguments[2] in
+                                                verdict.because), (words, verdict.because)
+
+
+def _example(name: str) -> dict:
+    return yaml.safe_load((ROOT / "tests" / "rulings" / "berserk" / "532" / name).read_text(encoding="utf-8"))
+
+
+def test_a_verdict_on_a_treatment_says_which_assumption():
+    report = check(situation_from_data(_example("532.6-example-1.yaml")))
+    verdict = report.verdict("p1", "finishing_blow(assassin, hidden@p2:3.1)")
+    assert verdict.certainty == "some"
+    assert verdict.assuming == "if p2's hidden card at 3.1 has health of at most 4 (532.6-2)"
+    every = report.verdict("p1", "strike_attack(assassin, hidden@p2:3.1)")
+    assert every.assuming == "whatever p2's hidden card at 3.1 is"
+
+
+def test_an_illegal_verdict_on_a_hidden_card_holds_whatever_it_is_and_says_the_range():
+    verdict = check(situation_from_data(_example("532.6-example-2.yaml"))).verdict(
+        "p1", "discharge(dzara, hidden@p2:1.2)")
+    assert verdict.assuming == "whatever p2's hidden card at 1.2 is"
+    assert "p2's hidden card at 1.2 is at range 2" in verdict.because
+    assert "reaches range 1" in verdict.because
+    assert "taken as it is seen" in verdict.because  # 532.6-3: it may not be assumed a flyer
+
+
+@pytest.mark.parametrize("name, action", [
+    ("532.6-example-2.yaml", "discharge(dzara, hidden@p2:1.2)"),
+    ("532.6-example-1.yaml", "finishing_blow(assassin, hidden@p2:3.1)"),
+    ("532.6-example-4.yaml", "shot(archer, hidden@p2:2.1)"),
+])
+def test_the_sentences_do_not_depend_on_what_the_hidden_card_is(name, action):
+    """The hidden card swapped for others (a flyer, a weak card, one of another element): the asking
+    player reads the same because- and assumption lines, with no name or id of the hidden card."""
+    data = _example(name)
+    hidden = [c for c in data["cards"] if c.get("hidden") and c["controller"] == "p2"]
+    outputs = []
+    for card in ("Ледяной змей", "Вайл", "Резчик идолов"):
+        changed = copy.deepcopy(data)
+        for c in changed["cards"]:
+            if c.get("hidden") and c["controller"] == "p2":
+                c.update(card=card, id=f"secret-{c['id']}")
+        report = check(situation_from_data(changed))
+        verdict = report.verdict("p1", action)
+        outputs.append((verdict.because, verdict.assuming, to_json(report)))
+        for c in hidden:
+            assert f"secret-{c['id']}" not in to_json(report)
+            assert card not in (verdict.because or "") + (verdict.assuming or "")
+    assert len({o[:2] for o in outputs}) == 1
+    assert len({o[2] for o in outputs}) == 1
+
+
+HIDDEN = sorted((ROOT / "tests" / "rulings" / "berserk" / "532").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", HIDDEN, ids=lambda p: p.name)
+def test_no_treatment_is_counted_by_number_in_explain_or_on_the_page(path):
+    """The rules number treatments (worlds); what a player reads names what is assumed instead."""
+    from pybridge.api import explain
+    from pybridge.web.ruling_page import ruling_page
+    from pybridge.report.render import explain_text
+
+    situation = load_situation(path)
+    phrases = load_game(situation.game).phrases
+    assert "treatment no." not in ruling_page(situation)
+    for verdict in check(situation).verdicts:
+        if verdict.player != situation.viewpoint:  # another player's action names the asker's view of ids
+            continue
+        report = explain(situation, verdict.action)
+        text = explain_text(report, report.verdicts[0], phrases)
+        assert "treatment no." not in text and "assumption no." not in text
