@@ -28,12 +28,13 @@ RUNS: dict[str, list[list[str]]] = {
               "--option", "edition=515", "--option", "edition=531"],
              ["diff", "tests/rulings/berserk", "--option", "edition=515", "--option", "edition=531"]],
     # A time limit well past the default 120 s, so a busy machine still finishes the whole search.
-    "consistency": [["consistency", "--game", "berserk", "--time-limit", "1200", "--out", "{out}/consistency-berserk"]],
+    "consistency": [["consistency", "--game", "berserk", "--time-limit", "1200", "-o", "{out}/consistency-berserk"]],
     "coverage": [["coverage", "tests/rulings"]],
     "mutants": [["mutants", "--sample", "2"]],
     "schema": [["schema"]],
     "vocabulary": [["vocabulary", "--game", "mtg"]],
     "batch": [["batch", "tests/rulings/berserk/107"]],
+    "cards": [["cards", "--game", "berserk", "Кшар"], ["cards", "--game", "mtg", "coat"]],
     "matrix": [["matrix", "--cards", "name=Кочевник,Кшар,Вайл", "--template", "examples/berserk/matrix-face-to-face.yaml"]],
 }
 # Commands that do not run to an end by themselves: their page shows the help and says where to read more.
