@@ -14,6 +14,7 @@ from pathlib import Path
 import click
 
 from pybridge import api
+from pybridge.input import limits
 from pybridge.errors import JudgeError
 from pybridge.game import cache
 from pybridge.game.catalogue import load_game
@@ -89,7 +90,28 @@ def _emit(text: str, output: Path | None) -> None:
     click.echo(f"wrote {output}")
 
 
-limit_opt = click.option("--time-limit", type=click.FloatRange(min=0.1), default=None,
+class Seconds(click.ParamType):
+    """A time limit in seconds: finite, within limits.seconds' bounds (NaN, inf and 1e309 are refused)."""
+
+    name = "seconds"
+
+    def __init__(self, minimum: float = 0.1) -> None:  # a flag's least: less is a slip of the keyboard
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            return value
+        try:
+            number = float(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        try:
+            return limits.seconds(number, name=param.opts[0] if param else "time_limit", minimum=self.minimum)
+        except JudgeError as exc:
+            self.fail(exc.message.replace(f"got {number!r}", f"got {value!r}"), param, ctx)
+
+
+limit_opt = click.option("--time-limit", type=Seconds(), default=None,
                          help=f"Seconds the solver may take per situation [default: {DEFAULT_TIME_LIMIT:g}, "
                               "or CCG_JUDGE_TIME_LIMIT].")
 
@@ -470,7 +492,7 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_root
 @output_opt(folder=True, help="Folder for the counterexample files [default: consistency-GAME].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, hidden=True,
               callback=_deprecated("--out DIR", "-o DIR"))
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=120.0, show_default=True,
+@click.option("--time-limit", type=Seconds(), default=120.0, show_default=True,
               help="Seconds for the whole search; then it reports what it found so far.")
 @format_opt("text", "json")
 @json_opt
@@ -480,10 +502,12 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
     """Search every situation within the bounds for one that breaks an invariant of the rules;
     write the smallest counterexample of each and name the clauses that clash. Exit 1 if any.
     The rules are the installed ones, or those under CCG_JUDGE_ASP_ROOT."""
-    from pybridge.tools.consistency import Bounds, result_text, search
+    from pybridge.tools.consistency import Bounds, result_text, search_bounded
 
     bounds = Bounds(cards=cards, effects=effects, hidden=hidden, events=events, turns=turns, values=values,
                     columns=columns)
+    out_dir = output or out_dir or Path(f"consistency-{game}")
+    limits.check_writable_folder(out_dir)
     live = sys.stderr.isatty()
 
     def progress(text: str) -> None:
@@ -492,8 +516,8 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
         elif ": searching" not in text and "variant" not in text:
             click.echo(text, err=True)
 
-    result = search(game, bounds, time_limit=time_limit, only=only, samples=samples,
-                    out_dir=output or out_dir or Path(f"consistency-{game}"), progress=progress)
+    result = search_bounded(game, bounds, time_limit=time_limit, only=only, samples=samples,
+                            out_dir=out_dir, progress=progress)
     as_json = _format(fmt, as_json) == "json"
     if live:
         click.echo("\r\033[K", nl=False, err=True)
@@ -516,7 +540,7 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
 @click.option("--equivalent", "equivalent_file", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("bench/equivalent-mutants.yaml"), show_default=True, callback=_existing,
               help="Mutants marked equivalent after inspection (id and reason).")
-@click.option("--mutant-time-limit", type=click.FloatRange(min=1), default=300.0, show_default=True,
+@click.option("--mutant-time-limit", type=Seconds(minimum=1), default=300.0, show_default=True,
               help="Seconds one mutant may take; past that it counts as caught by the time limit.")
 @format_opt("text", "json")
 @json_opt
@@ -584,10 +608,15 @@ def batch(paths: tuple[str, ...], fmt: str, output: Path | None, trees: bool, jo
     """Check many situations: PATHS are situation files, folders of them (searched recursively)
     and JSONL files of one situation per line; '-' reads JSONL from standard input.
 
-    Writes one row per verdict (situation, player, action, verdict, cites, certainty), or one row
-    with the error of a situation that could not be checked; a summary goes to standard error.
-    Exit status 1 if any situation had an error."""
+    Writes one row per verdict (situation, player, action, verdict, obliged, cites, certainty,
+    consequences, edition, options), one row with a null verdict for a situation with none, or one
+    row with the error of a situation that could not be checked; a summary goes to standard error.
+    The output may not be an input nor lie inside an input folder. Exit status 1 if any situation
+    had an error."""
     settings = _batch_settings(player, option_pairs, time_limit, trees)
+    if output:
+        limits.refuse_output_among_inputs(output, paths)
+        limits.check_writable(output)
     summary = batch_run.Summary()
     with contextlib.ExitStack() as stack:
         out = stack.enter_context(output.open("w", encoding="utf-8", newline="")) if output else sys.stdout
@@ -642,6 +671,8 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     from pybridge.tools import matrix as card_matrix
 
     formats = [(path, card_matrix.format_of(path)) for path in outputs]
+    for path in outputs:
+        limits.check_writable(path)
     loaded = card_matrix.load_template(template)
     game = load_game(loaded.game)
     cards = card_matrix.select_cards(game, selection)

@@ -69,7 +69,10 @@ def expected_rows(expected: list[tuple[str, dict | None]], *, trees: bool = Fals
         report = api.check(situation_from_data(data), trees=trees)
         for v in report.verdicts:
             row = {"situation": name, "player": v.player, "action": v.action, "verdict": v.verdict,
-                   "cites": list(v.cites), "certainty": v.certainty}
+                   "obliged": bool(v.obligations), "obliged_by": sorted({o.clause for o in v.obligations}),
+                   "cites": list(v.cites), "certainty": v.certainty,
+                   "consequences": [c.effect for c in v.consequences], "edition": report.edition,
+                   "options": dict(sorted(report.options.items()))}
             if trees:
                 row["justification"] = verdict_graph(report, v)
             rows.append(row)

@@ -170,3 +170,17 @@ def test_magic_has_its_search_too(tmp_path):
 def _env() -> dict[str, str]:
     import os
     return {k: v for k, v in os.environ.items() if k != ROOT_VARIABLE}
+
+
+def test_what_the_asker_cannot_know_is_an_allowed_assumption(tmp_path):
+    """Issue 29: the shipped rules judge the actor's own hidden card, unknown to the asker, either way
+    (model:unknown-to-viewer); the invariant allows that, and still catches an assumption about a
+    card the asker knows."""
+    only = ["berserk:assumption-allowed"]
+    assert [f.status for f in search("berserk", SMALL, only=only, out_dir=tmp_path).findings] == ["held"]
+    known_too = planted(tmp_path, "berserk/532_assumptions.lp",
+                        "assumable(P, A, T, X) :- restriction(P, A, T, X), unknown_card(T), controller(T, P).",
+                        "assumable(P, A, T, X) :- restriction(P, A, T, X), hidden(T), controller(T, P).")
+    with use_asp_root(known_too):
+        (finding,) = search("berserk", SMALL, only=only, out_dir=tmp_path / "found").violated
+    assert "model:unknown-to-viewer" in finding.clauses

@@ -10,6 +10,10 @@ kernel's own, set on every write and every metadata change, so a copy that keeps
 its times may not have moved yet for a second change. (Where a file system's change time only mirrors
 the modification time, some network mounts and Windows, an empty CCG_JUDGE_CACHE is the safe choice.)
 
+Every entry starts with a line that holds a digest (BLAKE2b) of the rest: an entry whose content no
+longer matches it (a flipped byte, a cut-off write, a file of another shape put in its place) is
+read as missing and made again, never used. A write that fails (a full disk) leaves no file behind.
+
 The folder is kept within a size (``CCG_JUDGE_CACHE_MB``, default 256 MB): every edit of ``asp/``
 makes programs of its own, and a rules author makes hundreds. After each write the entries used
 longest ago go first, a program with its parts (``X.json`` with ``X.near.json``, ...) as one; an
@@ -69,8 +73,40 @@ def read_json(name: str) -> Any | None:
         return None
 
 
+# The first line of every entry: this tag, the digest of the rest of the file, a line break.
+_HEADER = b"ccg-judge-cache-1 "
+_DIGEST_BYTES = 16
+
+
+def _blake2b():
+    try:
+        from _blake2 import blake2b  # hashlib's own, without hashlib's import of OpenSSL (3 ms of a start)
+    except ImportError:
+        from hashlib import blake2b
+    return blake2b
+
+
+def _digest_of(data: bytes) -> bytes:
+    return _blake2b()(data, digest_size=_DIGEST_BYTES).hexdigest().encode("ascii")
+
+
+def _sealed(data: bytes) -> bytes:
+    """An entry as written: the header line with the digest of ``data``, then ``data``."""
+    return _HEADER + _digest_of(data) + b"\n" + data
+
+
+def entry_content(raw: bytes) -> bytes | None:
+    """The content of an entry whose digest matches it, or None."""
+    start = len(_HEADER) + 2 * _DIGEST_BYTES + 1
+    if not raw.startswith(_HEADER) or raw[start - 1:start] != b"\n":
+        return None
+    data = raw[start:]
+    return data if raw[len(_HEADER):start - 1] == _digest_of(data) else None
+
+
 def read_bytes(name: str) -> bytes | None:
-    """A cached entry's bytes, or None when it is missing or unreadable."""
+    """A cached entry's content, or None when it is missing, unreadable or does not match its digest
+    (then it is made again by the caller, and written over)."""
     folder = cache_dir()
     if folder is None:
         return None
@@ -83,12 +119,16 @@ def read_bytes(name: str) -> bytes | None:
     except OSError as exc:
         log.info("ignoring cache file %s: %s", path.name, exc)
         return None
+    data = entry_content(raw)
+    if data is None:
+        log.info("ignoring cache file %s: its content does not match its digest", path.name)
+        return None
     if time.time() - modified > _MARK_USED_AFTER_S:  # used now: the last to go when the folder is pruned
         try:
             os.utime(path)
         except OSError:
             pass
-    return raw
+    return data
 
 
 def write_json(name: str, data: Any) -> None:
@@ -99,16 +139,22 @@ def write_bytes(name: str, data: bytes) -> None:
     folder = cache_dir()
     if folder is None:
         return
+    temporary = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
         import tempfile  # only a run that writes the cache needs it
 
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY_PREFIX, suffix=".tmp")
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            out.write(_sealed(data))
         os.replace(temporary, folder / name)  # atomic: concurrent processes never read half a file
     except OSError as exc:
         log.info("cannot write to the cache folder: %s", exc)
+        if temporary is not None:  # a full disk: the half-written file goes, not left for an hour
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
         return
     if name != _FINGERPRINTS:
         prune(folder, size_limit(), keep=name)
@@ -259,7 +305,7 @@ def data_file(path: Path, parse: Callable[[bytes], Any]) -> Any:
     strings, say) is not cached."""
     cached = read_json(f"data-{content_key(path)[:24]}.json")
     save_fingerprints()
-    if cached is not None:
+    if isinstance(cached, dict) and "data" in cached:
         return cached["data"]
     # Kept under the key of the bytes parsed, read once here: the file may have been saved again
     # since its key was taken, and data must never be filed under another content's key.

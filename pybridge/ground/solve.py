@@ -107,7 +107,7 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
     if data is not None:
         try:
             return Compiled.from_data(data, read_part, key=key)
-        except (ValueError, KeyError, TypeError) as exc:  # a broken cache entry is made again
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:  # a broken cache entry is made again
             log.info("ignoring the cached program %s: %s", key, exc)
     return compile_()
 
@@ -376,7 +376,7 @@ def _own_index(compiled: Compiled) -> specialise.Program:
             program = specialise.Program.from_state(marshal.loads(raw))
             if program.size == len(compiled.shapes):
                 return program
-        except (ValueError, EOFError, TypeError):  # a broken entry is made again
+        except (ValueError, EOFError, TypeError, IndexError, AttributeError):  # a broken entry is made again
             pass
     program = specialise.Program(compiled.shapes, rank=compiled.ranks)
     if name:
@@ -443,19 +443,24 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
     """Ground and solve one situation. ``expected``: the witnesses the situation may bring about
     (:func:`expected_witnesses`; None: any)."""
     bounds = limits.current()
-    time_limit = time_limit or bounds.time_limit
-    deadline = time.monotonic() + time_limit  # one budget for grounding, solving and justifying
+    time_limit = bounds.time_limit if time_limit is None else limits.seconds(time_limit)
     game = load_game(game_name)
     all_witnesses = witnesses(game)
     absent = all_witnesses - expected if expected is not None else frozenset()
     compiled = program(game_name, mode, absent if mode == "check" else frozenset())
+    # One budget for grounding, solving and justifying this situation. It starts once the rules
+    # are compiled: compiling them (on a cold cache, seconds) is the installation's time, not the
+    # situation's, and is the same whatever the situation.
+    deadline = time.monotonic() + time_limit
     given = Facts(facts)
     near = _near_up_front(compiled, given)
     shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode in GRAPH_MODES)
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
     defeated = any(shown.get(d[0]) for d in compiled.defeaters)
     if (mode == "check" and present & set(compiled.absent)) or (defeated and not near):
+        compiling = time.monotonic()
         compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
+        deadline += time.monotonic() - compiling
         near = near or defeated
         shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=mode in GRAPH_MODES)
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))

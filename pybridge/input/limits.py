@@ -13,8 +13,10 @@ JSON and data handed to the Python API.
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, fields
@@ -60,6 +62,24 @@ ENVIRONMENT = {
 }
 
 DEFAULTS = Limits()
+# The longest time limit a run may set (about 11.5 days). Past it a timer's wait overflows, and
+# a limit of infinity or NaN means no limit at all, which is not one of the choices.
+MAX_SECONDS = 1_000_000.0
+
+
+def seconds(value: float, *, name: str = "time_limit", minimum: float | None = None) -> float:
+    """A time limit as given (a flag, a variable, the API): a finite number of seconds above 0 (or
+    at least ``minimum``) and at most MAX_SECONDS; NaN, infinity and overflowing numbers (1e309)
+    are refused."""
+    where = {"time_limit": "the time limit (--time-limit or " + ENVIRONMENT["time_limit"] + ")"}.get(name, name)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise JudgeError(f"{where} must be a finite number of seconds, got {value!r}")
+    low_enough = value >= minimum if minimum is not None else value > 0
+    if not low_enough or value > MAX_SECONDS:
+        top = f"{MAX_SECONDS:,.0f}".replace(",", " ")
+        bottom = f"at least {minimum:g}" if minimum is not None else "above 0"
+        raise JudgeError(f"{where} must be {bottom} and at most {top} seconds, got {value:g}")
+    return float(value)
 
 
 def current() -> Limits:
@@ -75,8 +95,10 @@ def current() -> Limits:
             value = kind(raw)
         except ValueError:
             value = 0
-        if not value > 0:
-            raise JudgeError(f"environment variable {variable} must be a positive number, got {raw!r}")
+        if not value > 0 or (kind is float and not math.isfinite(value)) or (kind is float and value > MAX_SECONDS):
+            raise JudgeError(f"environment variable {variable} must be a positive number"
+                             + (f" of seconds up to {MAX_SECONDS:,.0f}".replace(",", " ") if kind is float else "")
+                             + f", got {raw!r}")
         values[f.name] = value
     return Limits(**values) if values else DEFAULTS
 
@@ -86,6 +108,101 @@ def over(what: str, limit: float, name: str, unit: str = "") -> str:
     raise_with = f"--time-limit or {ENVIRONMENT[name]}" if name == "time_limit" else ENVIRONMENT[name]
     shown = f"{limit:g} s" if name == "time_limit" else f"{limit:,}".replace(",", " ") + unit
     return f"{what}; the limit is {shown} (raise it with {raise_with})"
+
+
+# --------------------------------------------------------------------------
+# Files: only regular files are read, and only up to the size limit
+
+
+def open_regular(path: str | os.PathLike, *, source: str | None = None):
+    """A binary reader of ``path``, which must be a regular file (a symbolic link to one is
+    followed). A FIFO, a device or a socket is refused rather than read: a FIFO with no writer
+    would block the reader for ever. The file is opened without blocking and checked on its
+    descriptor, so nothing can swap it between the check and the read."""
+    source = source if source is not None else os.fspath(path)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise JudgeError("file not found", source=source) from None
+    except IsADirectoryError:
+        raise JudgeError("is a folder, not a file", source=source) from None
+    except OSError as exc:
+        raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a device or socket"
+        raise JudgeError(f"is {kind}, not a regular file; only regular files are read", source=source)
+    os.set_blocking(descriptor, True)
+    return os.fdopen(descriptor, "rb")
+
+
+def read_input_file(path: str | os.PathLike, *, source: str | None = None) -> bytes:
+    """The bytes of an input file (a situation, a template), held to the file size limit."""
+    source = source if source is not None else os.fspath(path)
+    limit = current().file_bytes
+    with open_regular(path, source=source) as handle:
+        try:
+            raw = handle.read(limit + 1)
+        except OSError as exc:
+            raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
+    if len(raw) > limit:
+        raise JudgeError(over("the file is too large", limit, "file_bytes", " bytes"), source=source)
+    return raw
+
+
+def check_writable(path: str | os.PathLike, *, what: str = "the output") -> None:
+    """Refuse, before any work, an output that cannot be written: its folder missing, the path a
+    folder, no permission, a read-only disk. Probed by opening it to append (a file this
+    creates is removed again), so nothing it holds is lost if the run stops early."""
+    source = os.fspath(path)
+    existed = os.path.lexists(source)
+    if os.path.isdir(source):
+        raise JudgeError(f"{what} is a folder; give a file name", source=source)
+    try:
+        descriptor = os.open(source, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK, 0o666)
+    except OSError as exc:
+        reason = "its folder does not exist" if isinstance(exc, FileNotFoundError) else exc.strerror
+        raise JudgeError(f"cannot write {what}: {reason}", source=source) from None
+    os.close(descriptor)
+    if not existed:
+        os.unlink(source)
+
+
+def check_writable_folder(path: str | os.PathLike, *, what: str = "the output folder") -> None:
+    """Refuse, before any work, a folder that cannot be made or written: probed with a temporary
+    file in it, or in the nearest folder above it that exists (nothing is left behind)."""
+    import tempfile
+
+    source = os.fspath(path)
+    probe = os.path.abspath(source)
+    while not os.path.lexists(probe):
+        probe = os.path.dirname(probe)
+    if not os.path.isdir(probe):
+        raise JudgeError(f"cannot make {what}: {probe!r} is a file, not a folder", source=source)
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        raise JudgeError(f"cannot write {what}: {exc.strerror}", source=source) from None
+
+
+def refuse_output_among_inputs(output: str | os.PathLike, inputs: Iterable[str | os.PathLike]) -> None:
+    """Refuse an output that is one of the inputs, or lies inside an input folder: writing it
+    would empty the input before it is read, or feed the run its own rows for ever."""
+    target = os.path.realpath(output)
+    for given in inputs:
+        if os.fspath(given) == "-":
+            continue
+        source = os.path.realpath(given)
+        if os.path.isdir(source):
+            if os.path.commonpath([source, target]) == source:
+                raise JudgeError(f"the output lies inside the input folder {os.fspath(given)!r}, so the run "
+                                 "would read its own rows; write it elsewhere", source=os.fspath(output))
+        elif target == source or (os.path.exists(target) and os.path.exists(source)
+                                  and os.path.samefile(target, source)):
+            raise JudgeError("the output is also an input and would be emptied before it is read; "
+                             "write it elsewhere", source=os.fspath(output))
 
 
 # --------------------------------------------------------------------------

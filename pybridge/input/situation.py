@@ -236,17 +236,8 @@ def load_situation(path: str | Path) -> Situation:
     if str(path) == "-":
         raw = sys.stdin.buffer.read(limit + 1)
         return _from_bytes(raw, STDIN, limit, fmt="json" if _looks_like_json(raw) else None)
-    path = Path(path)
     source = str(path)
-    try:
-        # Read at most one byte more than the limit: devices and pipes report no size.
-        with path.open("rb") as handle:
-            raw = handle.read(limit + 1)
-    except FileNotFoundError:
-        raise JudgeError("file not found", source=source) from None
-    except OSError as exc:
-        raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
-    return _from_bytes(raw, source, limit)
+    return _from_bytes(limits.read_input_file(path, source=source), source, limit)
 
 
 def _looks_like_json(raw: bytes) -> bool:
@@ -321,6 +312,10 @@ def check_against_game(s: Situation, *, source: str) -> None:
 
     player_ids = [p.id for p in s.players]
     _no_duplicates(player_ids, "players", "player", fail)
+    for i, player_id in enumerate(player_ids):
+        if player_id.startswith(RESERVED_PREFIX):  # a player so named would merge with an unknown card
+            fail(f"ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
+                 f"players[{i}].id")
     if sum(p.first for p in s.players) > 1:
         fail("only one player can be first", "players")
     if s.viewpoint not in player_ids:
@@ -340,7 +335,7 @@ def check_against_game(s: Situation, *, source: str) -> None:
         if card.id in player_ids:
             fail(f"card id {card.id!r} is also a player's id; ids must tell cards and players apart", f"{where}.id")
         if card.id.startswith(RESERVED_PREFIX):
-            fail(f"card ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
+            fail(f"ids starting with {RESERVED_PREFIX!r} are reserved for cards a player cannot see",
                  f"{where}.id")
         if card.card is None and card.name is None:
             fail("a card needs either 'card' (a catalogue name) or 'name' (an inline card)", where)

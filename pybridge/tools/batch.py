@@ -10,7 +10,9 @@ every game's rules, checks a tiny situation) and is replaced after
 made for the life of the process.
 
 A situation that fails validation, hits a limit or even trips a bug of
-ccg-judge is an outcome with its error; it never stops the batch.
+ccg-judge is an outcome with its error; it never stops the batch. Every
+situation of the input gets at least one row: one per verdict, one saying it
+has none, or one with its error (a JSONL line that is not UTF-8 included).
 """
 
 from __future__ import annotations
@@ -123,27 +125,64 @@ class Summary(Struct):
 
 
 def _folder_files(folder: Path) -> list[Path]:
+    """The situation and JSONL files under a folder, by name. A FIFO or device so named is
+    listed too, and refused by name when it is read (never opened: it could block)."""
     suffixes = SITUATION_SUFFIXES + (JSONL_SUFFIX,)
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
+    return sorted(p for p in folder.rglob("*") if p.suffix.lower() in suffixes and not p.is_dir())
 
 
-def _jsonl_tasks(lines: Iterable[str], name: str) -> Iterator[Task]:
+_TOO_LONG = object()  # a line over the size limit, whose rest was skipped unread
+
+
+def _bounded_lines(handle, limit: int) -> Iterator[bytes | object]:
+    """The lines of a binary stream, each read only up to ``limit`` bytes: a longer one is
+    ``_TOO_LONG`` and the rest of it is skipped in pieces, so one huge line costs no memory."""
+    while True:
+        line = handle.readline(limit + 1)
+        if not line:
+            return
+        if len(line) <= limit or line.endswith(b"\n"):
+            yield line
+            continue
+        while line and not line.endswith(b"\n"):
+            line = handle.readline(limit + 1)
+        yield _TOO_LONG
+
+
+def _jsonl_tasks(lines: Iterable[bytes | str | object], name: str) -> Iterator[Task]:
+    """One task per non-blank line, numbered from 1. A line is decoded on its own, so a byte
+    that is not UTF-8 makes that line an error and the lines after it are still read."""
     limit = limits.current().file_bytes
     for number, line in enumerate(lines, start=1):
+        source = f"{name}:{number}"
+        if line is _TOO_LONG:
+            yield Task(source, error=limits.over("the line is too long", limit, "file_bytes", " bytes"))
+            continue
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield Task(source, error=f"not UTF-8 text (byte {exc.start + 1} of the line)")
+                continue
         if not line.strip():
             continue
-        source = f"{name}:{number}"
         if len(line) > limit:  # characters, a lower bound of the bytes: cheap and safe
             yield Task(source, error=limits.over("the line is too long", limit, "file_bytes", " bytes"))
         else:
             yield Task(source, text=line)
 
 
+def _stdin_lines(stdin: TextIO | None) -> Iterable[bytes | str | object]:
+    stream = stdin if stdin is not None else sys.stdin
+    buffer = getattr(stream, "buffer", None)
+    return _bounded_lines(buffer, limits.current().file_bytes) if buffer is not None else stream
+
+
 def tasks_from_paths(paths: Iterable[str | Path], *, stdin: TextIO | None = None) -> Iterator[Task]:
     """Files, folders (recursively, sorted) and JSONL files; ``-`` reads JSONL from stdin."""
     for raw in paths:
         if str(raw) == STDIN:
-            yield from _jsonl_tasks(stdin if stdin is not None else sys.stdin, STDIN_NAME)
+            yield from _jsonl_tasks(_stdin_lines(stdin), STDIN_NAME)
             continue
         path = Path(raw)
         files = _folder_files(path) if path.is_dir() else [path]
@@ -152,14 +191,15 @@ def tasks_from_paths(paths: Iterable[str | Path], *, stdin: TextIO | None = None
                 yield Task(str(file), path=str(file))
                 continue
             try:
-                with file.open(encoding="utf-8") as handle:
-                    yield from _jsonl_tasks(handle, str(file))
-            except FileNotFoundError:
-                yield Task(str(file), error="file not found")
-            except UnicodeDecodeError:
-                yield Task(str(file), error="not UTF-8 text")
-            except OSError as exc:
-                yield Task(str(file), error=f"cannot read the file: {exc.strerror}")
+                handle = limits.open_regular(file)
+            except JudgeError as exc:
+                yield Task(str(file), error=exc.message)
+                continue
+            with handle:
+                try:
+                    yield from _jsonl_tasks(_bounded_lines(handle, limits.current().file_bytes), str(file))
+                except OSError as exc:  # the file went away or the disk failed while it was read
+                    yield Task(str(file), error=f"cannot read the file further: {exc.strerror}")
 
 
 def count_tasks(paths: Iterable[str | Path]) -> int | None:
@@ -175,6 +215,18 @@ def count_tasks(paths: Iterable[str | Path]) -> int | None:
 
 
 _checked_here = 0  # situations this process has checked (for its memory samples)
+_retire_asked = False  # a call asked this worker to be replaced after it (serve: its memory grew)
+
+
+def retire_after_this_call() -> None:
+    """In a worker: be replaced by a fresh process once the current call has answered."""
+    global _retire_asked
+    _retire_asked = True
+
+
+def memory_now() -> int | None:
+    """This process's resident set size in bytes (None where it cannot be read)."""
+    return _memory()[0]
 _warm = False
 
 
@@ -211,49 +263,80 @@ def _memory() -> tuple[int | None, int]:
     return rss, max(rss, peak)
 
 
-def _load(task: Task):
+def record_id(data: Any, source: str) -> str | None:
+    """The ``id`` a JSONL record names itself by, or None. It is checked as a card id is: a
+    non-empty text with no control or format character, so it cannot forge a line of a report."""
+    from pybridge.game.vocabulary import unprintable
+
+    if not isinstance(data, dict) or ID_KEY not in data:
+        return None
+    name = data[ID_KEY]
+    if not isinstance(name, str) or not name.strip():
+        raise JudgeError(f"the {ID_KEY!r} of a batch record must be a non-empty text, got {name!r}",
+                         source=source, field=ID_KEY)
+    bad = unprintable(name)
+    if bad:
+        raise JudgeError(f"the {ID_KEY!r} of a batch record contains {bad}, which a report cannot print",
+                         source=source, field=ID_KEY)
+    return name
+
+
+class _Named:
+    """The name a situation's rows carry, learnt as soon as its record is read: an error
+    found later (a wrong field, a limit) still names the record by its ``id``."""
+
+    def __init__(self, source: str) -> None:
+        self.name = source
+
+
+def _load(task: Task, named: _Named):
     from pybridge.input.situation import load_situation, parse_text, situation_from_data
 
     if task.path is not None:
-        return task.source, load_situation(task.path)
+        return load_situation(task.path)
     data = task.data if task.data is not None else parse_text(task.text or "", source=task.source, fmt="json")
-    name = task.source
-    if isinstance(data, dict) and ID_KEY in data:
-        name = data[ID_KEY]
-        if not isinstance(name, str) or not name.strip():
-            raise JudgeError(f"the {ID_KEY!r} of a batch record must be a non-empty text, got {name!r}",
-                             source=task.source, field=ID_KEY)
+    name = record_id(data, task.source)
+    if name is not None:
+        named.name = name
         data = {k: v for k, v in data.items() if k != ID_KEY}
-    return name, situation_from_data(data, source=task.source)
+    return situation_from_data(data, source=task.source)
+
+
+def verdict_row(report, verdict, *, trees: bool) -> dict[str, Any]:
+    """What a row says of one verdict: the verdict, whether it is an obligation, what it rests on,
+    how certain it is, what it does, and the rules it was judged under."""
+    from pybridge.report.render import verdict_graph
+
+    row = {"player": verdict.player, "action": verdict.action, "verdict": verdict.verdict,
+           "obliged": bool(verdict.obligations), "obliged_by": sorted({o.clause for o in verdict.obligations}),
+           "cites": list(verdict.cites), "certainty": verdict.certainty,
+           "consequences": [c.effect for c in verdict.consequences],
+           "edition": report.edition, "options": dict(sorted(report.options.items()))}
+    if trees:
+        row["justification"] = verdict_graph(report, verdict)
+    return row
 
 
 def check_one(task: Task, settings: Settings) -> Outcome:
     """Check one situation; every failure becomes the outcome's error."""
     from pybridge import api
-    from pybridge.report.render import verdict_graph
 
-    name = task.source
+    named = _Named(task.source)
     try:
         if task.error is not None:
             raise JudgeError(task.error, source=task.source)
-        name, situation = _load(task)
+        situation = _load(task, named)
         report = api.check(situation, player=settings.player, edition=settings.edition,
                            options=settings.options or None, time_limit=settings.time_limit, trees=settings.trees,
                            reasons=False)  # a row carries no because-line: a batch is not slowed for one
     except JudgeError as exc:
-        return Outcome(name, error={"file": exc.source or task.source, "field": exc.field, "message": exc.message})
+        return Outcome(named.name, error={"file": exc.source or task.source, "field": exc.field,
+                                          "message": exc.message})
     except Exception as exc:  # a defect of ccg-judge: one row says so, the batch goes on
-        return Outcome(name, error={"file": task.source, "field": None,
-                                    "message": f"internal error: {type(exc).__name__}: {exc} "
-                                               "(a bug in ccg-judge; please report it with this situation)"})
-    rows = []
-    for v in report.verdicts:
-        row = {"player": v.player, "action": v.action, "verdict": v.verdict, "cites": list(v.cites),
-               "certainty": v.certainty}
-        if settings.trees:
-            row["justification"] = verdict_graph(report, v)
-        rows.append(row)
-    return Outcome(name, verdicts=tuple(rows))
+        return Outcome(named.name, error={"file": task.source, "field": None,
+                                          "message": f"internal error: {type(exc).__name__}: {exc} "
+                                                     "(a bug in ccg-judge; please report it with this situation)"})
+    return Outcome(named.name, verdicts=tuple(verdict_row(report, v, trees=settings.trees) for v in report.verdicts))
 
 
 def check_chunk(tasks: list[Task], settings: Settings) -> tuple[list[Outcome], WorkerSample]:
@@ -288,7 +371,7 @@ def _worker_main(connection, recycle: int) -> None:
             answer = (True, fn(*args))
         except Exception as exc:
             answer = (False, exc)
-        retiring = _checked_here >= recycle
+        retiring = _checked_here >= recycle or _retire_asked
         connection.send((*answer, retiring))
         if retiring:
             return
@@ -338,9 +421,12 @@ class LocalPool(Executor):
     Hand-rolled rather than ``ProcessPoolExecutor(max_tasks_per_child=...)``, which hangs on
     Python 3.11 once a worker retires with calls still queued."""
 
-    def __init__(self, jobs: int, *, recycle: int = DEFAULT_RECYCLE) -> None:
+    def __init__(self, jobs: int, *, recycle: int = DEFAULT_RECYCLE, spare: bool = False) -> None:
         self.jobs = jobs
         self.recycle = recycle
+        # Keep a warmed worker beside each one, to take over the moment it retires (serve, where a
+        # person waits for each answer): the new spare's warm-up then costs no one any time.
+        self.spare = spare
         from multiprocessing import get_context  # here: a check in a new process imports this module too
 
         self._context = get_context("spawn")
@@ -361,6 +447,7 @@ class LocalPool(Executor):
 
     def _serve(self) -> None:
         worker = self._new_worker()  # started at once: the warm-up overlaps reading the input
+        spare = self._new_worker() if self.spare else None
         while True:
             item = self._queue.get()
             if item is None:
@@ -373,7 +460,7 @@ class LocalPool(Executor):
             if worker is None or worker.retired:
                 if worker is not None:
                     worker.stop()
-                worker = self._new_worker()
+                worker, spare = (spare, self._new_worker()) if spare is not None else (self._new_worker(), None)
             try:
                 future.set_result(worker.call(fn, args))
             except WorkerDied as exc:
@@ -382,8 +469,9 @@ class LocalPool(Executor):
                 future.set_exception(exc)
             except Exception as exc:
                 future.set_exception(exc)
-        if worker is not None:
-            worker.stop()
+        for left in (worker, spare):
+            if left is not None:
+                left.stop()
 
     def submit(self, fn, /, *args):
         future: Future = Future()
@@ -431,7 +519,7 @@ def dask_executor(jobs: int, *, scheduler: str | None = None) -> Iterator[Execut
         raise JudgeError(DASK_HINT) from None
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            client = stack.enter_context(_connect(Client, scheduler))
         else:
             cluster = stack.enter_context(LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                                        host="127.0.0.1", dashboard_address=None,
@@ -440,6 +528,20 @@ def dask_executor(jobs: int, *, scheduler: str | None = None) -> Iterator[Execut
         pool = client.get_executor(pure=False)
         pool.jobs = sum(client.nthreads().values()) or jobs  # how many chunks keep it busy
         yield pool
+
+
+SCHEDULER_TIMEOUT = 10  # seconds to reach a Dask scheduler before the batch is refused
+
+
+def _connect(client_class, scheduler: str):
+    """A client of the scheduler at ``scheduler``, or one line saying it cannot be reached,
+    before any situation is read."""
+    try:
+        return client_class(scheduler, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise JudgeError(f"cannot reach the Dask scheduler at {scheduler!r} within {SCHEDULER_TIMEOUT} s: "
+                         f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}",
+                         field="--scheduler") from None
 
 
 def all_cores() -> int:
@@ -548,28 +650,76 @@ def run(tasks: Iterable[Task], settings: Settings, executor: Executor, *, chunk:
 # Output rows
 
 
-CSV_COLUMNS = ("situation", "player", "action", "verdict", "cites", "certainty",
-               "error_file", "error_field", "error_message")
+CSV_COLUMNS = ("situation", "player", "action", "verdict", "obliged", "obliged_by", "cites", "certainty",
+               "consequences", "edition", "options", "error_file", "error_field", "error_message")
 
 
 def rows(outcome: Outcome) -> Iterator[dict[str, Any]]:
-    """One row per verdict, or one row with the error."""
+    """One row per verdict; one row with the error; or, for a situation judged with no verdict
+    at all (no action to judge), one row whose ``verdict`` is null: zero verdicts is an answer."""
     if outcome.error is not None:
         yield {"situation": outcome.situation, "error": dict(outcome.error)}
+        return
+    if not outcome.verdicts:
+        yield {"situation": outcome.situation, "verdict": None}
         return
     for verdict in outcome.verdicts:
         yield {"situation": outcome.situation, **verdict}
 
 
 def csv_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A row as CSV cells: lists joined (cites by spaces, consequences by '; '), options as
+    ``key=value`` words, an error's parts in columns of their own."""
     error = row.get("error") or {}
     flat = {"situation": row["situation"], "player": row.get("player", ""), "action": row.get("action", ""),
-            "verdict": row.get("verdict", ""), "cites": " ".join(row.get("cites", ())),
-            "certainty": row.get("certainty", ""), "error_file": error.get("file") or "",
-            "error_field": error.get("field") or "", "error_message": error.get("message") or ""}
+            "verdict": row.get("verdict") or "", "obliged": "yes" if row.get("obliged") else "",
+            "obliged_by": " ".join(row.get("obliged_by", ())), "cites": " ".join(row.get("cites", ())),
+            "certainty": row.get("certainty", ""), "consequences": "; ".join(row.get("consequences", ())),
+            "edition": row.get("edition", ""),
+            "options": " ".join(f"{k}={v}" for k, v in (row.get("options") or {}).items()),
+            "error_file": error.get("file") or "", "error_field": error.get("field") or "",
+            "error_message": error.get("message") or ""}
     if "justification" in row:
         flat["justification"] = json.dumps(row["justification"], ensure_ascii=False, sort_keys=True)
     return flat
+
+
+# Text from the input (file names, record ids, card and player ids in actions) reaches the rows.
+# A character a terminal or an editor would act on is written as an escape, and a CSV cell that
+# a spreadsheet would run as a formula is made plain text by a leading apostrophe (OWASP's advice).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def printable(text: str) -> str:
+    """``text`` with each control or format character (line breaks, ESC, bidirectional
+    overrides, line separators) written as a visible escape."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in text)
+
+
+def spreadsheet_cell(text: str) -> str:
+    """A CSV cell that shows ``text`` and that no spreadsheet runs as a formula."""
+    text = printable(text)
+    return "'" + text if text.startswith(FORMULA_START) else text
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def json_line(row: dict[str, Any]) -> str:
+    """A row as one JSON line: the same data, with every character a terminal could act on
+    (JSON escapes only the controls below U+0020) written as a \\u escape."""
+    text = json.dumps(row, ensure_ascii=False)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else _json_escape(ch) for ch in text)
 
 
 class RowWriter:
@@ -586,7 +736,7 @@ class RowWriter:
     def write(self, outcome: Outcome) -> None:
         for row in rows(outcome):
             if self.fmt == "csv":
-                self._csv.writerow(csv_row(row))
+                self._csv.writerow({k: spreadsheet_cell(v) for k, v in csv_row(row).items()})
             else:
-                self.out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                self.out.write(json_line(row) + "\n")
         self.out.flush()

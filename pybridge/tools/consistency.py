@@ -37,6 +37,7 @@ the constants the rules themselves use in the input predicates.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import time
 from collections.abc import Callable, Iterable
@@ -1052,3 +1053,123 @@ def result_text(result: SearchResult) -> str:
     tail = "search complete" if result.complete else f"time limit reached, {unknown} not decided"
     lines.append(f"{len(result.violated)} violated, {held} held within the bounds; {tail} in {result.seconds:.1f} s.")
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------
+# The search in a process of its own: bounded in memory, and in time grounding included
+
+
+MEMORY_VARIABLE = "CCG_JUDGE_CONSISTENCY_MB"
+DEFAULT_MEMORY_MB = 4096
+# Ground size units per megabyte the search may use (measured on Berserk: the default bounds are
+# about 20 000 units in 130 MB, values 10 with 2 cards 430 000 in 330 MB, values 20 with 2 cards
+# 3 million in 2.8 GB): bounds estimated past memory x this are refused before grounding.
+UNITS_PER_MB = 1000
+GRACE_SECONDS = 2.0  # past the time limit, the time a search may take to stop by itself
+
+
+def memory_limit_mb() -> int:
+    raw = os.environ.get(MEMORY_VARIABLE, "").strip()
+    if not raw:
+        return DEFAULT_MEMORY_MB
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise JudgeError(f"environment variable {MEMORY_VARIABLE} must be a positive whole number of megabytes, "
+                         f"got {raw!r}")
+    return value
+
+
+def estimated_ground_size(constants: dict[str, int]) -> int:
+    """A rough size of the ground search program: it grows with the cube of the numbers' range (a
+    value, a modifier and a sum of them), the square of the cards (pairs), and linearly with the
+    other bounds."""
+    def bound(name: str, default: int) -> int:
+        return max(1, constants.get(name, default))
+
+    return ((bound("values", 2) + 1) ** 3 * bound("cards", 3) ** 2 * (bound("effects", 2) + 1)
+            * (bound("events", 2) + 1) * bound("columns", 3) * bound("turns", 3))
+
+
+def _refuse_too_big(constants: dict[str, int], memory_mb: int) -> None:
+    size, most = estimated_ground_size(constants), memory_mb * UNITS_PER_MB
+    if size > most:
+        def spaced(number: int) -> str:
+            return f"{number:,}".replace(",", " ")
+
+        raise JudgeError(f"these bounds ({_bounds_text(constants)}) would ground to about {spaced(size)} units, "
+                         f"over the {spaced(most)} that {memory_mb} MB allow; lower --values or --cards first (or "
+                         f"raise {MEMORY_VARIABLE})")
+
+
+def _search_child(connection, game_name: str, bounds: Bounds, time_limit: float, memory_mb: int,
+                  options: dict[str, Any]) -> None:
+    """In the child: cap the address space, search, and send progress, then the result or the error."""
+    try:
+        import resource
+
+        cap = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    except (ImportError, ValueError, OSError):
+        pass  # no such limit here: the parent's time limit still holds
+    try:
+        result = search(game_name, bounds, time_limit=time_limit,
+                        progress=lambda text: connection.send(("progress", text)), **options)
+    except JudgeError as exc:
+        connection.send(("error", (exc.message, exc.source, exc.field)))
+    except (MemoryError, RuntimeError) as exc:  # clingo's std::bad_alloc comes as a RuntimeError
+        connection.send(("memory", f"{type(exc).__name__}: {exc}"))
+    else:
+        connection.send(("result", result))
+
+
+def search_bounded(game_name: str, bounds: Bounds = Bounds(), *, time_limit: float = 120.0,
+                   only: Iterable[str] = (), out_dir: Path | None = None, samples: int = 4,
+                   progress: Progress | None = None, memory_mb: int | None = None) -> SearchResult:
+    """:func:`search` in a process of its own, which may use at most ``memory_mb`` (default:
+    CCG_JUDGE_CONSISTENCY_MB, 4096) and is stopped at the time limit even while it grounds (which
+    clingo cannot interrupt): every invariant is then reported unknown. Bounds whose estimated ground
+    size is over what the memory allows are refused before anything is grounded."""
+    import multiprocessing
+
+    say = progress or (lambda text: None)
+    memory_mb = memory_mb or memory_limit_mb()
+    program = SearchProgram.load(game_name, bounds)
+    _refuse_too_big(program.constants, memory_mb)
+    started = time.monotonic()
+    context = multiprocessing.get_context("spawn")
+    receiving, sending = context.Pipe(duplex=False)
+    options = {"only": tuple(only), "out_dir": out_dir, "samples": samples}
+    child = context.Process(target=_search_child, args=(sending, game_name, bounds, time_limit, memory_mb, options),
+                            daemon=True)
+    child.start()
+    sending.close()
+    try:
+        while time.monotonic() < started + time_limit + GRACE_SECONDS:
+            if not receiving.poll(0.2):
+                if not child.is_alive():
+                    raise JudgeError(f"the search ended without an answer (exit code {child.exitcode}): it may have "
+                                     f"needed more than {memory_mb} MB; lower the bounds or raise {MEMORY_VARIABLE}")
+                continue
+            kind, value = receiving.recv()
+            if kind == "progress":
+                say(value)
+            elif kind == "result":
+                return value
+            elif kind == "error":
+                message, source, field_name = value
+                raise JudgeError(message, source=source, field=field_name)
+            else:
+                raise JudgeError(f"the search needed more than {memory_mb} MB ({value}); lower the bounds or raise "
+                                 f"{MEMORY_VARIABLE}")
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receiving.close()
+    say(f"grounding and searching did not finish within the time limit of {time_limit:g} s")
+    wanted = set(only)
+    findings = [Finding(i, "unknown") for i in program.invariant_list if not wanted or i.id in wanted]
+    return SearchResult(game_name, dict(program.constants), findings, False, time.monotonic() - started)

@@ -25,7 +25,7 @@ from pybridge.game.catalogue import Game, load_game
 from pybridge.input import limits
 from pybridge.input.situation import parse_text, situation_from_data
 from pybridge.input.viewpoint import unknown_card_ids
-from pybridge.tools.batch import Outcome, Task
+from pybridge.tools.batch import Outcome, Task, spreadsheet_cell
 
 SLOTS = ("A", "B")
 PLACEHOLDER = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
@@ -62,16 +62,7 @@ def _walk(value: Any, path: list[Any]) -> Iterator[tuple[list[Any], Any, bool]]:
 def load_template(path: str | Path) -> Template:
     """Read a template and check its placeholders: {A} and {B}, in values only."""
     source = str(path)
-    limit = limits.current().file_bytes
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(limit + 1)
-    except FileNotFoundError:
-        raise JudgeError("file not found", source=source) from None
-    except OSError as exc:
-        raise JudgeError(f"cannot read the file: {exc.strerror}", source=source) from None
-    if len(raw) > limit:
-        raise JudgeError(limits.over("the file is too large", limit, "file_bytes", " bytes"), source=source)
+    raw = limits.read_input_file(path, source=source)
     try:
         data = parse_text(raw.decode("utf-8"), source=source)
     except UnicodeDecodeError:
@@ -337,17 +328,21 @@ CSV_COLUMNS = ("a", "b", "situation", "player", "action", "pair_action", "verdic
 def csv_text(cells: list[Cell]) -> str:
     """One row per shown verdict (a pair with none: one row with empty verdict columns)."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    table = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    table.writeheader()
+
+    def write(row: dict[str, str]) -> None:  # as batch writes its cells: no formula, no raw control
+        table.writerow({k: spreadsheet_cell(v) for k, v in row.items()})
+
     for c in cells:
         base = {"a": c.a, "b": c.b, "situation": c.situation}
         if c.error or not c.verdicts:
             error = c.error or {}
-            writer.writerow({**base, "error_file": error.get("file") or "", "error_field": error.get("field") or "",
-                             "error_message": error.get("message") or ""})
+            write({**base, "error_file": error.get("file") or "", "error_field": error.get("field") or "",
+                   "error_message": error.get("message") or ""})
         for v in c.verdicts:
-            writer.writerow({**base, "player": v["player"], "action": v["action"], "pair_action": v["pair_action"],
-                             "verdict": v["verdict"], "cites": " ".join(v["cites"]), "certainty": v["certainty"]})
+            write({**base, "player": v["player"], "action": v["action"], "pair_action": v["pair_action"],
+                   "verdict": v["verdict"], "cites": " ".join(v["cites"]), "certainty": v["certainty"]})
     return buffer.getvalue()
 
 

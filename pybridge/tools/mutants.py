@@ -38,6 +38,7 @@ from clingo import ast
 
 from pybridge.errors import JudgeError
 from pybridge.game.encodings import asp_root, banner_id, known_games
+from pybridge.input import limits
 
 OPERATORS = ("drop-rule", "drop-literal", "negate-literal", "swap-comparison", "change-constant")
 # Files of the rules base that are not rules (the consistency search's own programs).
@@ -358,11 +359,22 @@ class Score:
 
 
 def read_equivalent(path: Path | None) -> dict[str, str]:
-    """Mutant id -> why it changes nothing a situation can show."""
-    if path is None or not path.is_file():
+    """Mutant id -> why it changes nothing a situation can show. No file is no mutant marked; a
+    file that is not such a list is refused by name (read before any mutant is judged)."""
+    if path is None or not path.exists():
         return {}
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    entries = data.get("equivalent") or []
+    source = str(path)
+    try:
+        data = yaml.safe_load(limits.read_input_file(path, source=source).decode("utf-8")) or {}
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise JudgeError(f"not a YAML file of equivalent mutants: {problem}{where}", source=source) from None
+    entries = data.get("equivalent") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or not all(isinstance(e, dict) and "id" in e for e in entries):
+        raise JudgeError("expected a mapping whose 'equivalent' is a list of entries with an 'id' and a "
+                         "'reason'", source=source, field="equivalent")
     return {str(e["id"]): str(e.get("reason", "")) for e in entries}
 
 
@@ -375,6 +387,7 @@ def run(*, count: int | None, seed: int, jobs: int, rulings: Iterable[str | Path
 
     say = progress or (lambda text: None)
     started = time.monotonic()
+    equivalent = read_equivalent(equivalent_file)
     source = asp_root()
     wanted = set(operators)
     everything = [m for m in derive_mutants(source) if m.operator in wanted]
@@ -403,7 +416,6 @@ def run(*, count: int | None, seed: int, jobs: int, rulings: Iterable[str | Path
         except JudgeError:
             continue  # not a situation: `ccg-judge test` reports it
     settings = Settings(paths, games, first, consistency, baseline=baseline)
-    equivalent = read_equivalent(equivalent_file)
     outcomes = _run_all(chosen, settings, source, jobs, mutant_seconds, say)
     wrongly = []
     for outcome in outcomes:

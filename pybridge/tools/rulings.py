@@ -31,7 +31,10 @@ def ruling_files(paths: Iterable[str | Path]) -> list[Path]:
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml", ".json")))
+            # Not only regular files: a FIFO or device named like a ruling is listed, to be refused
+            # by name when it is read, rather than skipped in silence.
+            found.extend(sorted(p for p in path.rglob("*")
+                                if p.suffix in (".yaml", ".yml", ".json") and not p.is_dir()))
         else:
             found.append(path)
     return found

@@ -10,13 +10,26 @@ Nothing a user sends is ever run, evaluated or put into a template.
 Requests are JSON posts from the page itself: other content types, other origins and other
 Host names (DNS rebinding) are refused. One judgement runs at a time; a request that a newer
 one has overtaken while it waited is answered as stale, so typing never queues up solves.
+
+What a request costs is bounded. The judging runs in a worker process (batch's, warmed the same
+way, with a warm spare to take over at once) that is replaced once its memory has grown by a quarter over its warm size or after
+SERVE_RECYCLE requests, because clingo keeps every symbol it has made for the life of a process
+and every new card id is a new symbol; one request may take at most REQUEST_MEMORY_MB more memory
+than the warm worker holds (past that it fails alone, and the worker is replaced). A connection
+must send its request line and headers within HEADER_SECONDS and its body within BODY_SECONDS,
+at most MAX_CONNECTIONS are open at once, and a client that goes away mid-request is one line of
+the log, not a traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import ipaddress
 import json
+import logging
+import os
 import socket
 import threading
 import time
@@ -29,7 +42,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -42,11 +55,20 @@ from pybridge.input.structs import replace
 from pybridge.input.viewpoint import project, unknown_card_ids
 from pybridge.report.page.model import clauses_of, page_data, verdict_tree
 from pybridge.report.page.ruling import ruling_block
+from pybridge.tools import batch
 from pybridge.web import edit
 from pybridge.web.playground_page import playground_asset, render_playground
 from pybridge.why.justify import Report
 
+log = logging.getLogger(__name__)
+
 EDITOR = "editor"  # the source named in errors about the edited text
+SERVE_RECYCLE = 500        # requests a worker answers before it is replaced, at most
+MEMORY_GROWTH = 1.25       # a worker grown past this times its warm size is replaced after the request
+REQUEST_MEMORY_MB = 2048   # the memory one request may add to the worker (its address space is capped)
+HEADER_SECONDS = 10.0      # a connection's request line and headers must arrive within this
+BODY_SECONDS = 30.0        # ... and its body within this
+MAX_CONNECTIONS = 256      # connections open at once; more are closed as they come
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 _HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store",
             "X-Frame-Options": "DENY"}
@@ -255,6 +277,98 @@ class Judge:
             return _error(exc, ask.text, where="text")
 
 
+# --------------------------------------------------------------------------
+# The judge in a worker process
+
+
+_worker_judge: Judge | None = None
+_warm_rss: int | None = None
+_answered = 0
+
+
+def _cap_address_space() -> None:
+    """Let one request add at most REQUEST_MEMORY_MB to this worker's address space."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as handle:
+            size = int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        cap = size + REQUEST_MEMORY_MB * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (cap, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    except (ImportError, OSError, ValueError):  # not on Linux: the memory growth check alone
+        pass
+
+
+def _in_worker(method: str, time_limit: float | None, args: tuple) -> dict[str, Any]:
+    """What the worker runs for one request: the judge's ``method``. It asks to be replaced when it
+    has grown by MEMORY_GROWTH over its warm size, or answered SERVE_RECYCLE requests."""
+    global _worker_judge, _warm_rss, _answered
+    if _worker_judge is None:
+        _worker_judge = Judge(time_limit=time_limit)
+        _warm_rss = batch.memory_now()
+        _cap_address_space()
+    try:
+        answer = getattr(_worker_judge, method)(*args)
+    except MemoryError:
+        batch.retire_after_this_call()
+        return {"ok": False, "error": {"message": f"the judgement needed more than the {REQUEST_MEMORY_MB} MB "
+                                                  "one request may use", "where": "text"}}
+    _answered += 1
+    rss = batch.memory_now()
+    if _answered >= SERVE_RECYCLE or (rss and _warm_rss and rss > MEMORY_GROWTH * _warm_rss):
+        batch.retire_after_this_call()
+    return answer
+
+
+class WorkerJudge:
+    """The :class:`Judge`'s interface, judging in a worker process that is replaced as its memory
+    grows; the size limit and the stale check are applied here, before a request is handed on."""
+
+    def __init__(self, *, time_limit: float | None = None) -> None:
+        self.time_limit = time_limit
+        self._pool = batch.LocalPool(1, recycle=SERVE_RECYCLE + 1, spare=True)
+        self._lock = threading.Lock()
+        self._latest = 0
+        self._counter = threading.Lock()
+
+    def ticket(self) -> int:
+        with self._counter:
+            self._latest += 1
+            return self._latest
+
+    def _call(self, method: str, *args) -> dict[str, Any]:
+        try:
+            return self._pool.submit(_in_worker, method, self.time_limit, args).result()
+        except batch.WorkerDied:
+            return {"ok": False, "error": {"message": "the judgement was stopped (the worker process ended: out "
+                                                      "of memory, or a crash in the solver)", "where": "text"}}
+
+    def judge(self, ask: Ask, ticket: int | None = None) -> dict[str, Any]:
+        try:
+            Judge.check_size(ask.text)
+        except JudgeError as exc:
+            return _error(exc, ask.text, where="text")
+        with self._lock:
+            if ticket is not None and ticket < self._latest:
+                return {"ok": False, "stale": True}
+            return self._call("judge", ask)
+
+    def tree(self, ask: Ask, index: int) -> dict[str, Any]:
+        with self._lock:
+            return self._call("tree", ask, index)
+
+    def move(self, ask: Ask, card: str, cell: dict[str, Any]) -> dict[str, Any]:
+        with self._lock:
+            return self._call("move", ask, card, cell)
+
+    def download(self, ask: Ask, kind: str) -> dict[str, Any]:
+        with self._lock:
+            return self._call("download", ask, kind)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
 def _error(exc: JudgeError, text: str, *, where: str) -> dict[str, Any]:
     line = edit.line_of(text, exc.field) if where == "text" else None
     return {"ok": False, "error": {"message": exc.message, "field": exc.field, "line": line, "where": where}}
@@ -278,6 +392,14 @@ def _controls(judged: Judged) -> dict[str, Any]:
 
 
 async def _read_json(request: Request) -> dict[str, Any]:
+    """The request's JSON body, read within BODY_SECONDS."""
+    try:
+        return await asyncio.wait_for(_read_body_json(request), BODY_SECONDS)
+    except asyncio.TimeoutError:
+        raise BadRequest(408, f"the request's body did not arrive within {BODY_SECONDS:g} s") from None
+
+
+async def _read_body_json(request: Request) -> dict[str, Any]:
     """The request's JSON object, refused when it is not JSON from this page or too large."""
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
@@ -326,10 +448,12 @@ def _json(payload: dict[str, Any], status: int = 200) -> JSONResponse:
     return JSONResponse(payload, status_code=status, headers=_HEADERS)
 
 
-def create_app(text: str, *, time_limit: float | None = None, hosts: tuple[str, ...] = LOOPBACK_NAMES) -> Starlette:
-    """The playground app, opening on ``text``. The first judgement runs here, so the
-    rules are parsed before the first request (the judge is warm)."""
-    judge = Judge(time_limit=time_limit)
+def create_app(text: str, *, time_limit: float | None = None, hosts: tuple[str, ...] = LOOPBACK_NAMES,
+               judge: Judge | WorkerJudge | None = None) -> Starlette:
+    """The playground app, opening on ``text``, judging in a worker process (or with ``judge``).
+    The first judgement runs here, so the worker is warm before the first request; the worker
+    stops with the app (its lifespan's end)."""
+    judge = judge if judge is not None else WorkerJudge(time_limit=time_limit)
     start = {"text": text, "judgement": judge.judge(Ask(text))}
 
     async def index(request: Request) -> Response:
@@ -343,6 +467,9 @@ def create_app(text: str, *, time_limit: float | None = None, hosts: tuple[str, 
                 return _json(await handler(data))
             except BadRequest as exc:
                 return _json({"ok": False, "error": {"message": exc.message, "where": "request"}}, exc.status)
+            except ClientDisconnect:  # nobody is left to answer
+                log.info("a client went away before its request to %s was read", request.url.path)
+                return Response(status_code=400)
         return run
 
     async def judge_route(data: dict[str, Any]) -> dict[str, Any]:
@@ -376,7 +503,14 @@ def create_app(text: str, *, time_limit: float | None = None, hosts: tuple[str, 
         Route("/api/move", endpoint(move_route), methods=["POST"]),
         Route("/api/download", endpoint(download_route), methods=["POST"]),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))])
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        if isinstance(judge, WorkerJudge):
+            await run_in_threadpool(judge.close)
+
+    return Starlette(routes=routes, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))],
+                     lifespan=lifespan)
 
 
 def read_start(path: Path | None) -> str:
@@ -384,14 +518,7 @@ def read_start(path: Path | None) -> str:
     to the size limit but not validated: the playground shows its errors at their fields."""
     if path is None:
         return starter_text()
-    limit = limits.current().file_bytes
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(limit + 1)
-    except OSError as exc:
-        raise JudgeError(f"cannot read the file: {exc.strerror}", source=str(path)) from None
-    if len(raw) > limit:
-        raise JudgeError(limits.over("the file is too large", limit, "file_bytes", " bytes"), source=str(path))
+    raw = limits.read_input_file(path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -419,5 +546,56 @@ def run(path: Path | None, *, host: str = "127.0.0.1", port: int = 8000, time_li
     bound = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if family == socket.AF_INET6 else host
     print(f"ccg-judge playground: http://{shown}:{bound}/  (Ctrl+C stops it)", flush=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
-    server.run(sockets=[sock])
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, http=_bounded_protocol(),
+                            timeout_keep_alive=5)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _bounded_protocol():
+    """uvicorn's HTTP/1.1 protocol, with a deadline for a request's line and headers and a cap on
+    the connections open at once: a client that opens connections and sends nothing, or a line
+    an hour, holds a descriptor for HEADER_SECONDS at most."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class BoundedProtocol(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport) -> None:
+            super().connection_made(transport)
+            if len(self.connections) > MAX_CONNECTIONS:
+                log.info("over %d connections: one closed as it came", MAX_CONNECTIONS)
+                transport.close()
+                return
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            self._arm() if self._awaiting_request() else self._disarm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._disarm()  # idle now: the keep-alive timeout governs until data comes
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _awaiting_request(self) -> bool:
+            return self.cycle is None or self.cycle.response_complete
+
+        def _arm(self) -> None:
+            if self._header_timer is None:
+                self._header_timer = self.loop.call_later(HEADER_SECONDS, self._stalled)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _stalled(self) -> None:
+            self._header_timer = None
+            if self._awaiting_request() and not self.transport.is_closing():
+                log.info("a connection sent no whole request within %g s: closed", HEADER_SECONDS)
+                self.transport.close()
+
+    return BoundedProtocol
