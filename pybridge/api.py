@@ -18,6 +18,8 @@ from pybridge.ground.terms import text
 from pybridge.input.situation import Situation, check_against_game, load_situation
 from pybridge.input.structs import replace
 from pybridge.input.viewpoint import project, unknown_card_ids
+from pybridge.report.whatif import (WHATIF_VERSION, Alternative, WhatIf, assumption_words, gives, verdict_name,
+                                    word_edit, write_situation)
 from pybridge.why.build import build_report
 from pybridge.why.justify import (Cites, Report, Resolution, build_resolution, finish, group, lifting_principles,
                                   verdict_of)
@@ -361,3 +363,73 @@ def resolve(situation: Situation | str | Path, action: str, *, player: str | Non
         truth = declared.verdict(s.viewpoint, real_action)
     return build_resolution(truth, game, rules, player=s.viewpoint, declared=verdict.action, action=real_action,
                             revealed=revealed), declared
+
+
+def whatif(situation: Situation | str | Path, action: str, *, wanted: str | None = None, top: int = 1,
+           player: str | None = None, scope: str = "action", write: Path | None = None,
+           time_limit: float | None = None, name: str | None = None) -> WhatIf:
+    """The ``top`` cheapest edits of the situation under which the asking player's ``action`` gets the
+    verdict ``wanted`` (legal, illegal or obliged; default: illegal for a legal action, legal
+    otherwise), found by the solver (:mod:`pybridge.ground.whatif`); each alternative with its edits
+    in words, made as a situation (written into the folder ``write``) and explained again.
+    ``scope``: the cards edits may move or add to, ``action`` (those it names) or ``board`` (every
+    card); any card may lose a marker, chip, protection or effect."""
+    return whatif_situations(situation, action, wanted=wanted, top=top, player=player, scope=scope, write=write,
+                             time_limit=time_limit, name=name)[0]
+
+
+def whatif_situations(situation: Situation | str | Path, action: str, *, wanted: str | None = None, top: int = 1,
+                      player: str | None = None, scope: str = "action", write: Path | None = None,
+                      time_limit: float | None = None,
+                      name: str | None = None) -> tuple[WhatIf, list[Situation]]:
+    """:func:`whatif`, with each alternative's edited situation (the truth, for its page)."""
+    from pybridge.ground import whatif as neighbourhood  # only this question needs the search
+
+    s = with_overrides(_situation(situation), player=player)
+    if top < 1:
+        raise JudgeError(f"--top must be 1 or more, got {top}", field="--top")
+    if scope not in ("action", "board"):
+        raise JudgeError(f"--scope must be action or board, got {scope!r}", field="--scope")
+    if wanted is not None and wanted not in neighbourhood.GOALS:
+        close = close_matches(wanted, neighbourhood.GOALS, n=1, cutoff=0.4)
+        raise JudgeError(f"--to must be one of {', '.join(neighbourhood.GOALS)}, got {wanted!r}"
+                         + (f"; did you mean {close[0]!r}?" if close else ""), field="--to")
+    game = load_game(s.game)
+    costs = neighbourhood.costs_of(game)
+    asker = s.ruling.expect.player if s.ruling and s.ruling.expect.player else s.viewpoint
+    current = explain(s, action, player=s.viewpoint)
+    now = current.verdicts[0]
+    wanted = wanted or ("illegal" if now.verdict == "legal" else "legal")
+    name = name or (str(situation) if not isinstance(situation, Situation) else "situation")
+    answer = functools.partial(WhatIf, WHATIF_VERSION, game.name, name, asker, now.action, verdict_name(now), wanted,
+                               current=current)
+    if gives(now, wanted):
+        return answer([], searched=False), []
+    viewed = project(s)
+    facts = neighbourhood.question_facts(viewed, game, costs, asker, parse_action(action, game, viewed), wanted, scope)
+    found, exhausted = neighbourhood.search(game, facts, costs, top, time_limit)
+    real_of = {neutral: real for real, neutral in unknown_card_ids(s, s.viewpoint).items()}
+    made = [_alternative(s, game, costs, result, action, real_of, wanted, write, name, rank)
+            for rank, result in enumerate(found, 1)]
+    return answer([a for a, _ in made], exhausted=exhausted), [edited for _, edited in made]
+
+
+def _alternative(s: Situation, game, costs, found, action: str, real_of: dict[str, str], wanted: str,
+                 write: Path | None, name: str, rank: int) -> tuple[Alternative, Situation]:
+    """One alternative the search found, made as a situation and explained again."""
+    from pybridge.ground.whatif import apply_edits, next_timestamp
+
+    edits = [word_edit(e, costs.costs[e.arguments[0].name], game.phrases) for e in found.edits]
+    edited = apply_edits(s, found.edits, real_of, next_timestamp(project(s)))
+    # An unknown card that moved is named after its new place: the action names it so.
+    renamed = {n: unknown_card_ids(edited, s.viewpoint).get(r, n) for n, r in real_of.items()}
+    action_now = _swap_ids(normalise_action(action), renamed)
+    report = explain(edited, action_now, player=s.viewpoint)
+    verdict = report.verdicts[0]
+    file = None
+    if write is not None:
+        file = str(write_situation(edited, Path(write) / f"{Path(name).stem}-whatif-{rank}.yaml", action_now,
+                                   [e.says for e in edits]))
+    moved = [[renamed.get(e.card or "", e.card or ""), e.was or "", e.becomes or ""] for e in edits if e.kind == "move"]
+    return Alternative(found.cost, edits, action_now, verdict.verdict, verdict_name(verdict) == "obliged",
+                       gives(verdict, wanted), report, file, moved, assumption_words(verdict, game.phrases)), edited

@@ -270,6 +270,52 @@ def cards(games: tuple[str, ...], pattern: str | None) -> None:
 
 
 @cli.command()
+@click.argument("situation", type=click.Path(path_type=Path, allow_dash=True))
+@click.argument("action", required=False)
+@click.option("--to", "wanted", type=click.Choice(["legal", "illegal", "obliged"]), default=None,
+              help="The verdict wanted [default: illegal for a legal action, legal otherwise].")
+@click.option("--top", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many alternatives, cheapest first.")
+@click.option("--write", "write_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write each edited situation as a file into this folder (check reruns it).")
+@format_opt("text", "json", "html",
+            help="What to write: text, json (schema/whatif-v1.json) or html (one page, each alternative's board).")
+@output_opt()
+@click.option("--scope", type=click.Choice(["action", "board"]), default="action", show_default=True,
+              help="The cards edits may move or add to: those the action names, or every card.")
+@click.option("--trees", is_flag=True, help="Text: each new verdict with its full justification graph.")
+@player_opt
+@limit_opt
+def whatif(situation: Path, action: str | None, wanted: str | None, top: int, write_dir: Path | None, fmt: str,
+           output: Path | None, scope: str, trees: bool, player: str | None, time_limit: float | None) -> None:
+    """The smallest edits of SITUATION under which ACTION gets the verdict asked for, found by the solver
+    (costs: asp/<game>/whatif.yaml). Given a folder of rulings (or a ruling file and no ACTION): for every
+    verdict a ruling states, the smallest change that makes the ruling fail."""
+    from pybridge.report import whatif as words  # only this command needs them
+    from pybridge.tools import whatif as rulings
+
+    if action is None or situation.is_dir():
+        if action is not None:
+            raise JudgeError("a folder of rulings takes no ACTION: each ruling's own verdicts are searched",
+                             field="ACTION")
+        if fmt == "html":
+            raise JudgeError("--format html is for one situation and one ACTION", field="--format")
+        changes = rulings.whatif_rulings([situation], top=top, scope=scope, write=write_dir, time_limit=time_limit)
+        _emit(to_json(changes) if fmt == "json" else words.rulings_text(changes), output)
+        return
+    result, edited = api.whatif_situations(load_situation(situation), action, wanted=wanted, top=top, player=player,
+                                           scope=scope, write=write_dir, time_limit=time_limit, name=str(situation))
+    if fmt == "json":
+        text = to_json(result)
+    elif fmt == "html":
+        from pybridge.report.page.whatif import whatif_page
+        text = whatif_page(result, edited)
+    else:
+        text = words.whatif_text(result, load_game(result.game).phrases, trees=trees)
+    _emit(text, output)
+
+
+@cli.command()
 @situation_arg
 @player_opt
 @reads_situation
@@ -676,7 +722,8 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
     loaded = card_matrix.load_template(template)
     game = load_game(loaded.game)
     cards = card_matrix.select_cards(game, selection)
-    settings = _batch_settings(player, option_pairs, time_limit, True)
+    edition, options = _options(option_pairs)
+    settings = batch_run.Settings(player=player, edition=edition, options=options, time_limit=time_limit, details=True)
     planned = list(card_matrix.pairs(loaded, cards, player=player))
     summary = batch_run.Summary()
     with contextlib.ExitStack() as stack:
@@ -695,6 +742,66 @@ def matrix(selection: tuple[str, ...], template: Path, actions: tuple[str, ...],
         click.echo(card_matrix.render(cells, fmt, title=title), nl=False)
     click.echo(f"{len(cards)} cards, {len(cells)} pairs; " + summary.text(), err=True)
     sys.exit(1 if summary.errors or unmatched else 0)
+@cli.command()
+@click.option("--cards", "selection", multiple=True, required=True, metavar="SELECTION",
+              help="Which catalogue cards: 'all', or KEY=VALUE[,VALUE...] (as for matrix); repeat to narrow.")
+@click.option("--template", "templates", multiple=True, required=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="A situation file with placeholders {A} and {B}; repeatable (one run, several templates).")
+@click.option("-o", "--output", "outputs", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the report here, in the format of the suffix (.jsonl, .csv, .parquet, .html); "
+                   "repeatable [default: JSONL on standard output].")
+@click.option("--cache", "cache_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Judged situations by content, reused by the next run [default: interactions.jsonl in "
+                   "the cache folder; none when caching is off].")
+@click.option("--extra-cards", "extra_cards", type=click.Path(dir_okay=False, path_type=Path),
+              help="A YAML file of more cards (cards: [...], catalogue entries) to select from besides the catalogue.")
+@click.option("--judge-unmodelled", "with_unmodelled", is_flag=True,
+              help="Give a stand-in to a card whose only features are ones its catalogue entry lists as "
+                   "unmodelled too (by default such a card is its own stand-in: the rules cannot read them).")
+@worker_options
+def interactions(selection: tuple[str, ...], templates: tuple[Path, ...], outputs: tuple[Path, ...],
+                 cache_file: Path | None, extra_cards: Path | None, with_unmodelled: bool, jobs: int | None, chunk: int, recycle: int, executor: str,
+                 scheduler: str | None, player: str | None, option_pairs: tuple[str, ...],
+                 time_limit: float | None) -> None:
+    """Which cards interact, and why: each ordered pair of the selected cards under each template,
+    compared with the same situation where one card is a plain stand-in (same body, no text).
+    Only the differences are written; a summary goes to standard error."""
+    from pybridge.tools import interactions as card_interactions
+    from pybridge.tools import matrix as card_matrix
+
+    for path in outputs:
+        card_interactions.format_of(path)
+    loaded = card_interactions.load_templates(templates)
+    game = load_game(loaded[0].game)
+    if extra_cards is not None:
+        game = card_interactions.with_extra_cards(game, extra_cards)
+    cards = card_matrix.select_cards(game, selection)
+    settings = _batch_settings(player, option_pairs, time_limit, False)
+    summary = batch_run.Summary()
+    title = f"{game.title}: interactions of {' '.join(selection)} under {', '.join(t.name for t in templates)}"
+    with contextlib.ExitStack() as stack:
+        from tqdm import tqdm  # the progress bar: imported only where a run judges
+
+        pool = stack.enter_context(batch_run.executor(executor, jobs, recycle=recycle, scheduler=scheduler))
+        progress = stack.enter_context(tqdm(unit="situation", file=sys.stderr, disable=None, dynamic_ncols=True))
+        report = card_interactions.interactions(loaded, cards, pool=pool, settings=settings, progress=progress,
+                                                cache=cache_file or card_interactions.default_cache(),
+                                                chunk=chunk or batch_run.DEFAULT_CHUNK, summary=summary, title=title,
+                                                with_unmodelled=with_unmodelled, game=game)
+    for path in outputs:
+        card_interactions.write(report, path)
+        click.echo(f"wrote {path}", err=True)
+    if not outputs:
+        click.echo(card_interactions.jsonl_text(report), nl=False)
+    for (template, card), why in sorted(report.unplaced.items()):
+        click.echo(f"not placed: {card} under {template}: {why}", err=True)
+    for error in report.errors:
+        click.echo(f"error in {error['count']} situations (e.g. {error['example']}): {error['message']}", err=True)
+    click.echo(report.summary_text(), err=True)
+    sys.exit(1 if report.errors else 0)
+
+
 @cli.command()
 @click.argument("situation", required=False, type=click.Path(path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True,

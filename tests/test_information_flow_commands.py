@@ -13,6 +13,9 @@ viewer. For both truths the viewer must be told byte for byte the same by
   and of one that names a hidden card by its real id (a guess);
 - ``resolve`` of a legal action of the viewer (text, JSON and the report with it) and its
   refusals: an illegal action, the opponent's action, an action check does not list, a guess;
+- ``whatif`` of an action of the viewer and of one at an unknown card, every card in scope (an
+  unknown card may move), three alternatives: the edits, their words and each edited situation's
+  explanation;
 - ``check`` and ``resolve`` under a judgements limit set between the two truths' counts, and
   under a time limit no run can meet: an error is the same whatever the hidden truth.
 
@@ -43,7 +46,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pybridge.api import CARD_ROLES, check, explain, facts_text, resolve
+from pybridge.api import CARD_ROLES, check, explain, facts_text, resolve, whatif
 from pybridge.cli import cli
 from pybridge.errors import JudgeError
 from pybridge.game.catalogue import load_game
@@ -51,6 +54,7 @@ from pybridge.game.encodings import asp_root
 from pybridge.input.situation import situation_from_data
 from pybridge.input.viewpoint import project, unknown_card_ids
 from pybridge.report.render import explain_text, report_text, resolution_text, to_json
+from pybridge.report.whatif import whatif_text
 
 from tests.test_mtg_viewpoint import BASES as MTG_BASES
 from tests.test_mtg_viewpoint import SAMPLE as MTG_SAMPLE
@@ -376,6 +380,16 @@ def _diffed(data: dict, options: tuple[str, str], path: Path) -> str:
     return f"exit {result.exit_code}\n{result.output}"
 
 
+def _whatif(data: dict, action: str, **kwargs) -> str:
+    result = whatif(situation_from_data(data), action, **kwargs)
+    return whatif_text(result, load_game(result.game).phrases) + to_json(result)
+
+
+def _whatif_board(data: dict, action: str) -> str:
+    """whatif with every card in scope (an unknown card may move) and three alternatives."""
+    return _whatif(data, action, scope="board", top=3)
+
+
 def _arguments(action: str) -> tuple[str, list[str]]:
     name, _, rest = action.partition("(")
     return name, [a for a in re.split(r"[, ]+", rest.rstrip(")")) if a]
@@ -448,6 +462,8 @@ def _questions(pair: Pair, data, workdir: Path) -> list[Question]:
         "explain a listed action": listed,
         "explain an action check does not list": [not_listed] if not_listed else [],
         "explain a malformed action": MALFORMED,
+        "whatif of an action at an unknown card": [v.action for v in mine if set(_arguments(v.action)[1]) & unknown],
+        "whatif of a listed action": sorted(v.action for v in mine),
     }
     questions = [Question("check --trees", "check --trees",
                           lambda d: to_json(check(situation_from_data(d), trees=True))),
@@ -461,7 +477,8 @@ def _questions(pair: Pair, data, workdir: Path) -> list[Question]:
         if not actions:
             continue
         action = data.draw(st.sampled_from(actions))
-        command, run = ("resolve", _resolved) if kind.startswith("resolve") else ("explain", _explained)
+        command, run = {"resolve": ("resolve", _resolved), "whatif": ("whatif", _whatif_board)}.get(
+            kind.split()[0], ("explain", _explained))
         keep = _named_slots(pair, action) if kind.startswith("resolve a legal") else set()
         questions.append(Question(kind, f"{command} {action}", lambda d, r=run, a=action: r(d, a), keep=keep,
                                   allowed=pair.secrets() - pair.secrets(skip=keep)))

@@ -143,6 +143,7 @@ def _magic(first_aura: str, second_aura: str) -> dict:
             "turn": {"number": 4, "active": "p2", "stage": "precombat_main"},
             "cards": [
                 {"id": "bolt", "card": "Lightning Bolt", "controller": "p2", "zone": "hand"},
+                {"id": "mountain", "card": "Mountain", "controller": "p2", "arrived": 1},  # pays the Bolt's {R}
                 {"id": "bears", "card": "Grizzly Bears", "controller": "p1", "arrived": 1},
                 {**face_down, "id": "secret-morphed", "card": "Exalted Angel",
                  "properties": {"face_down_by": "morph", "attached": first_aura}},

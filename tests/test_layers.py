@@ -6,8 +6,9 @@ from __future__ import annotations
 import grimp
 import pytest
 
-# Lowest first. A module may import its own stage and the stages before it; tools and web are side by
-# side (neither imports the other). The package's own __init__ and __main__ are not a stage.
+# Lowest first. A module may import its own stage and the stages before it. The playground (web) runs
+# its judgements in batch's recycled workers, so it stands above the tools. The package's own
+# __init__ and __main__ are not a stage.
 LAYERS = [
     ["pybridge.errors"],
     ["pybridge.game"],
@@ -16,7 +17,8 @@ LAYERS = [
     ["pybridge.why"],
     ["pybridge.report"],
     ["pybridge.api"],
-    ["pybridge.tools", "pybridge.web"],
+    ["pybridge.tools"],
+    ["pybridge.web"],
     ["pybridge.cli"],
     ["pybridge.entry"],
 ]
@@ -76,11 +78,11 @@ def test_the_checks_see_a_violation():
         made.add_module(name)
     made.add_import(importer="pybridge.game.a", imported="pybridge.input.b")  # upward
     made.add_import(importer="pybridge.input.b", imported="pybridge.game.a")  # and so a circle
-    made.add_import(importer="pybridge.web.c", imported="pybridge.tools.d")  # sideways between siblings
+    made.add_import(importer="pybridge.tools.d", imported="pybridge.web.c")  # a tool reaching up to the page
     assert circles(made) == [["pybridge.game.a", "pybridge.input.b", "pybridge.game.a"],
                              ["pybridge.input.b", "pybridge.game.a", "pybridge.input.b"]]
     with pytest.raises(AssertionError) as caught:
         test_no_stage_imports_a_later_one(made)
     assert "pybridge.game.a imports pybridge.input.b" in str(caught.value)
-    assert "pybridge.web.c imports pybridge.tools.d" in str(caught.value)
+    assert "pybridge.tools.d imports pybridge.web.c" in str(caught.value)
     assert "pybridge.input.b imports" not in str(caught.value)  # a downward import is allowed

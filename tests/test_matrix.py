@@ -19,11 +19,11 @@ from pybridge import api
 from pybridge.errors import JudgeError
 from pybridge.game.catalogue import load_game
 from pybridge.input.situation import situation_from_data
-from pybridge.report.render import verdict_graph
+from pybridge.report.render import verdict_text
 from pybridge.tools.matrix import fill, load_template, select_cards
 
 BERSERK = load_game("berserk")
-GRAPHS: dict[tuple[str, str], list[dict]] = {}  # each pair's verdicts with their graphs, as checked here
+RULINGS: dict[tuple[str, str], list[list[str]]] = {}  # each pair's verdicts as a ruling words them, checked here
 
 TEMPLATE = {
     "game": "berserk", "viewpoint": "p1",
@@ -57,6 +57,9 @@ def test_selection_by_property_feature_and_name_in_catalogue_order():
     # Every filter must hold; values of one filter are alternatives.
     assert select_cards(BERSERK, ["type=creature", "element=forest,dark"]) == [
         n for n in creatures if BERSERK.cards[n]["properties"].get("element") in ("forest", "dark")]
+    # A set is the set file a card comes from; the game's own cards file is no set.
+    set_1 = select_cards(BERSERK, ["set=war-of-elements"])
+    assert set_1 == [n for n, c in BERSERK.cards.items() if c.get("set") == "war-of-elements"] and len(set_1) == 200
 
 
 @pytest.mark.parametrize("selection, message", [
@@ -132,7 +135,7 @@ def pair_verdicts(template, a, b, ids=("mine", "theirs")):
     """The verdicts of one pair's situation on actions naming both cards, checked alone here."""
     report = api.check(situation_from_data(fill(template, {"A": a, "B": b})), trees=True)
     named = [v for v in report.verdicts if all(re.search(rf"[(, ]{i}[,)]", v.action) for i in ids)]
-    GRAPHS[a, b] = [verdict_graph(report, v) for v in named]  # what the page shows on click
+    RULINGS[a, b] = [verdict_text(v, report, BERSERK.phrases) for v in named]  # what the page shows on click
     return named
 
 
@@ -161,10 +164,11 @@ def test_matrix_writes_markdown_csv_and_a_self_contained_page(tmp_path):
     page.feed((tmp_path / "m.html").read_text(encoding="utf-8"))
     assert page.external == [], "the page loads nothing from elsewhere"
     data = json.loads("".join(page.scripts))
-    assert [(c["a"], c["b"]) for c in data] == list(expected)
-    for c in data:
-        verdicts = expected[c["a"], c["b"]]
-        assert [v["justification"] for v in c["verdicts"]] == GRAPHS[c["a"], c["b"]]
+    cells = [(data["cards"][a], data["cards"][b], [data["verdicts"][i] for i in refs]) for a, b, refs, _ in data["cells"]]
+    assert [(a, b) for a, b, _ in cells] == list(expected)
+    for a, b, verdicts in cells:
+        assert [data["texts"][v["text"]] for v in verdicts] == RULINGS[a, b]
+        assert [(v["action"], v["verdict"]) for v in verdicts] == [(v.action, v.verdict) for v in expected[a, b]]
     states = [("none" if not vs else vs[0].verdict if len({v.verdict for v in vs}) == 1 else "mixed")
               for vs in expected.values()]
     assert page.cells == states
@@ -184,7 +188,10 @@ def test_matrix_never_shows_the_hidden_card_to_the_asker(tmp_path):
     assert result.returncode == 0, result.stderr
     page = _Cells()
     page.feed(result.stdout)
-    cells = json.loads("".join(page.scripts))
+    data = json.loads("".join(page.scripts))
+    cells = [{"a": data["cards"][a], "b": data["cards"][b],
+              "verdicts": [{**data["verdicts"][i], "text": data["texts"][data["verdicts"][i]["text"]]} for i in refs]}
+             for a, b, refs, _ in data["cells"]]
     shown = [v for c in cells for v in c["verdicts"]]
     assert shown, "verdicts on the hidden card are shown under its neutral id"
     for c in cells:

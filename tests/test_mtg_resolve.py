@@ -17,7 +17,7 @@ from tests.test_mtg_viewpoint import SAMPLE, _swapped
 BOLT_AT_FACE_DOWN = {
     "game": "mtg",
     "viewpoint": "p2",
-    "players": [{"id": "p1", "first": True}, {"id": "p2"}],
+    "players": [{"id": "p1", "first": True}, {"id": "p2", "pool": {"red": 1}}],  # p2 has the {R} that Lightning Bolt costs (601.2h)
     "turn": {"number": 4, "active": "p2", "stage": "precombat_main"},
     "cards": [
         {"id": "secret", "card": "Grizzly Bears", "controller": "p1", "hidden": True, "arrived": 2,

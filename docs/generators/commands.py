@@ -35,6 +35,7 @@ RUNS: dict[str, list[list[str]]] = {
     "vocabulary": [["vocabulary", "--game", "mtg"]],
     "batch": [["batch", "tests/rulings/berserk/107"]],
     "cards": [["cards", "--game", "berserk", "Кшар"], ["cards", "--game", "mtg", "coat"]],
+    "whatif": [["whatif", "examples/berserk/first-situation.yaml", "strike_attack(kshar, foe)"]],
     "matrix": [["matrix", "--cards", "name=Кочевник,Кшар,Вайл", "--template", "examples/berserk/matrix-face-to-face.yaml"]],
 }
 # Commands that do not run to an end by themselves: their page shows the help and says where to read more.

@@ -12,7 +12,7 @@ from msgspec import Struct, field
 from pybridge.errors import JudgeError, close_matches
 from pybridge.game.cache import read_game_yaml
 from pybridge.game.encodings import asp_root, game_dir
-from pybridge.game.vocabulary import Vocabulary, load_vocabulary
+from pybridge.game.vocabulary import Context, Vocabulary, load_vocabulary
 
 
 CLAUSE_KINDS = ("rule", "vocabulary", "bookkeeping")
@@ -31,6 +31,7 @@ class Clause(Struct, frozen=True):
     editions: tuple[str, ...] = ("all",)
     kind: str = "rule"
     principle: str | None = None
+    source: str = ""  # the public text a clause beyond the seeds is read from (rules page, peer engine)
 
 
 class Option(Struct, frozen=True):
@@ -162,6 +163,7 @@ def _clauses(data: dict[str, Any]) -> dict[str, Clause]:
             editions=tuple(str(e) for e in item.get("editions", ["all"])),
             kind=kind,
             principle=str(item["principle"]) if item.get("principle") else None,
+            source=str(item.get("source", "")),
         )
         result[clause.id] = clause
     return result
@@ -213,6 +215,26 @@ def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:
     return cards
 
 
+def check_catalogue(game: str, directory: Path, cards: dict[str, dict[str, Any]]) -> None:
+    """Every catalogue card's features fit the vocabulary: a known feature, known parameters of
+    their types, a composition's steps known primitives with known parameters (a roll outside 1-6,
+    an unknown selector word, are refused). The error names the file, the card, the feature and
+    the field, with the nearest valid word; bad card data is never judged as nothing."""
+    vocabulary = load_vocabulary(game)
+    numbers: dict[str, int] = {}
+    for name, entry in cards.items():
+        where = entry.get("set")
+        index = numbers[where] = numbers.get(where, -1) + 1
+
+        def fail(message: str, parts: tuple, name: str = name, index: int = index) -> None:
+            path = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in parts).replace(".[", "[")
+            source = f"sets/{entry['set']}.yaml" if "set" in entry else "cards.yaml"
+            raise JudgeError(f"card {name!r}: {message}", source=f"asp/{game}/{source}",
+                             field=f"cards[{index}].{path}")
+
+        vocabulary.check_features(entry.get("features") or [], ("features",), fail, Context())
+
+
 @cache
 def load_game(name: str) -> Game:
     directory = game_dir(name)
@@ -222,6 +244,7 @@ def load_game(name: str) -> Game:
     clauses.update(_clauses(game_clauses))
     examples = {str(e["id"]): e for e in game_clauses.get("examples", []) or []}
     cards = _cards(directory, meta.get("cards"))
+    check_catalogue(name, directory, cards)
     options = {
         key: Option(key, str(spec["default"]), {str(k): str(v) for k, v in spec["values"].items()})
         for key, spec in (meta.get("options") or {}).items()

@@ -38,7 +38,9 @@ UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 # selector: a mapping of the game's selector conditions (vocabulary `selectors:`), as an effect's
 # target is written; as a feature's parameter it names the cards the feature acts on.
-BUILTIN_TYPES = ("int", "bool", "text", "word", "card", "player", "selector")
+# steps: the ordered list of effect primitives a composed ability carries out (vocabulary
+# `primitives:`), each a one-key mapping {primitive: its parameters, or its main parameter's value}.
+BUILTIN_TYPES = ("int", "bool", "text", "word", "card", "player", "selector", "steps")
 # Sections and derived sets of words that a value type may name.
 SECTION_TYPES = ("feature", "marker", "chip", "protection", "condition", "action_kind", "action_class",
                  "property", "settable_property", "modifiable", "property_value", "history_event")
@@ -78,6 +80,9 @@ class ValueType(Struct, frozen=True, dict=True):
     minimum: int | None = None
     maximum: int | None = None
     pattern: str | None = None
+    # A text made of symbols (a mana cost's {2}{U}): each match of this pattern's first group is
+    # one symbol, and the rules get them as facts (pybridge.facts: text_symbol, text_number).
+    symbols: str | None = None
     section: str | None = None
     name: str | None = None  # the named type (types: section) it was declared as
 
@@ -103,6 +108,60 @@ class Feature(Struct, frozen=True):
     params: Mapping[str, Parameter]
     # Declared with the declare action; effects name it like an action kind (512).
     declarable: bool = False
+    # Written as a composition (vocabulary `composition:`): how it is used, what it aims at, what
+    # it does; it takes the composition's parameters besides its own.
+    composed: bool = False
+    # A keyword's composition, written once in the vocabulary: "$name" stands for the card's
+    # parameter of that name (an entry whose parameter the card does not give is left out).
+    template: Mapping[str, Any] | None = None
+
+    def composition(self, params: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The composition a card's use of this feature stands for: the template with the card's
+        parameters put in, then the card's own composition parameters (a trigger the card gives
+        makes a constant keyword triggered: "when it moves: attack experience 1")."""
+        if not self.composed:
+            return None
+        result = dict(_filled(self.template or {}, params))
+        own = {k: v for k, v in params.items() if k in COMPOSITION_KEYS}
+        if "trigger" in own and "use" not in own and result.get("use") == "constant":
+            result["use"] = "triggered"
+        result.update(own)
+        return result
+
+
+# The parameters of a composition (vocabulary `composition:`), as a card may give them directly.
+COMPOSITION_KEYS = frozenset({"use", "cost", "chips", "lives", "fast", "limit", "trigger", "may", "while",
+                              "duration", "aim", "targets", "kind", "do"})
+MISSING = object()  # "$name" of a parameter the card does not give: its entry is left out
+DROPPED = object()  # "$name?" of such a parameter: the whole step holding it is left out
+
+
+def _filled(value: Any, params: Mapping[str, Any]) -> Any:
+    """``value`` with each "$name" replaced by the card's parameter. Without the parameter, the
+    entry of "$name" is left out, and a step holding "$name?" is left out altogether."""
+    if isinstance(value, str) and value.startswith("$"):
+        name = value[1:].rstrip("?")
+        return params.get(name, DROPPED if value.endswith("?") else MISSING)
+    if isinstance(value, Mapping):
+        out = {k: _filled(v, params) for k, v in value.items()}
+        if any(v is DROPPED for v in out.values()):
+            return DROPPED
+        return {k: v for k, v in out.items() if v is not MISSING}
+    if isinstance(value, list):
+        return [v for v in (_filled(item, params) for item in value) if v is not MISSING and v is not DROPPED]
+    return value
+
+
+class Primitive(Struct, frozen=True):
+    """An effect primitive a composed ability's steps name (vocabulary `primitives:`): one general
+    family of rules citing its clause. ``main`` is the parameter a bare value stands for
+    (``{wound: 2}`` is ``{wound: {amount: 2}}``)."""
+
+    name: str
+    clauses: tuple[str, ...]
+    summary: str
+    params: Mapping[str, Parameter]
+    main: str | None = None
 
 
 class Property(Struct, frozen=True):
@@ -157,6 +216,7 @@ class HistoryEvent(Struct, frozen=True):
     clauses: tuple[str, ...]
     summary: str
     modelled: bool = True
+    rolls: bool = False  # the event may state the dice of the attack (model:fight-rolls)
 
 
 class SelectorCondition(Struct, frozen=True):
@@ -198,7 +258,11 @@ class Vocabulary(Struct, frozen=True, dict=True):
     protections: Mapping[str, Word]
     markers: Mapping[str, Word]
     chips: Mapping[str, Word]
+    # Kinds of a player's pool (Magic: the types of mana in a mana pool): players[].pool.
+    pools: Mapping[str, Word] = field(default_factory=dict)
     selectors: Mapping[str, SelectorCondition] = field(default_factory=dict)
+    composition: Mapping[str, Parameter] = field(default_factory=dict)
+    primitives: Mapping[str, Primitive] = field(default_factory=dict)
 
     # ---- derived sets of words ----------------------------------------------
 
@@ -206,6 +270,12 @@ class Vocabulary(Struct, frozen=True, dict=True):
     def selector_features(self) -> frozenset[str]:
         """Selector conditions whose value is a feature the cards must have."""
         return frozenset(n for n, c in self.selectors.items() if c.reads_feature)
+
+    @cached_property
+    def composed_features(self) -> tuple[str, ...]:
+        """Composed features: each is the kind of its uses (use(card, feature, target)) and a history
+        event (a use of it by its card, maybe at a target)."""
+        return tuple(sorted(n for n, f in self.features.items() if f.composed))
 
     @cached_property
     def declarable_features(self) -> tuple[str, ...]:
@@ -231,10 +301,11 @@ class Vocabulary(Struct, frozen=True, dict=True):
         """Every section type's words, computed once (validation runs on every check)."""
         found = {
             "feature": tuple(self.features), "marker": tuple(self.markers), "chip": tuple(self.chips),
+            "pool": tuple(self.pools),
             "protection": tuple(self.protections), "action_class": tuple(self.action_classes),
             "condition": tuple(self.conditions), "property": tuple(self.properties),
             "history_event": tuple(self.history),
-            "action_kind": tuple(self.action_kinds) + self.declarable_features,
+            "action_kind": tuple(self.action_kinds) + self.declarable_features + self.composed_features,
             "settable_property": tuple(n for n, p in self.properties.items() if p.settable),
             "modifiable": tuple(n for n, p in self.properties.items() if p.modifiable) + self.numeric_features,
         }
@@ -242,7 +313,7 @@ class Vocabulary(Struct, frozen=True, dict=True):
 
     def noun(self, section: str) -> str:
         return {"action_kind": "action kind", "action_class": "action class", "chip": "chip kind",
-                "marker": "marker kind", "settable_property": "property an effect may set",
+                "marker": "marker kind", "pool": "pool kind", "settable_property": "property an effect may set",
                 "modifiable": "numeric value", "history_event": "history event"}.get(section, section)
 
     # ---- messages ------------------------------------------------------------
@@ -288,6 +359,8 @@ class Vocabulary(Struct, frozen=True, dict=True):
             return "the id of a player"
         if t.kind == "selector":
             return "a selector (a mapping of conditions: " + ", ".join(self.selectors) + ")"
+        if t.kind == "steps":
+            return "a list of steps (each one primitive: " + ", ".join(self.primitives) + ")"
         if t.kind == "one_of":
             return "one of " + ", ".join(repr(v) for v in t.values)
         if t.kind == "list":
@@ -343,6 +416,8 @@ class Vocabulary(Struct, frozen=True, dict=True):
             return None
         if kind == "selector":
             return self.selector_problem(value, context)
+        if kind == "steps":
+            return self.steps_problem(value, context)
         if kind == "one_of":
             if isinstance(value, (str, int)) and not isinstance(value, bool) and value in t.values:
                 return None
@@ -399,6 +474,44 @@ class Vocabulary(Struct, frozen=True, dict=True):
                 return (key, *problem[0]), problem[1]
         return None
 
+    def steps_problem(self, value: Any, context: Context) -> tuple[tuple, str] | None:
+        """Why ``value`` is no list of steps: each a one-key mapping naming a known primitive, with
+        known parameters of their types (or a bare value of its main parameter), the required given."""
+        if not isinstance(value, list) or not value:
+            return (), f"expected {self.describe(ValueType('steps'))}, got {shown_value(value)}"
+        for i, step in enumerate(value):
+            if isinstance(step, str):
+                step = {step: None}
+            if not isinstance(step, Mapping) or len(step) != 1:
+                return (i,), f"a step is one primitive, as {{wound: 2}} or {{close: {{}}}}, got {shown_value(step)}"
+            (name, params), = step.items()
+            primitive = self.primitives.get(name)
+            if primitive is None:
+                return (i,), self.unknown("effect primitive", name, self.primitives)
+            problem = self._primitive_problem(primitive, params, context)
+            if problem:
+                return (i, name, *problem[0]), problem[1]
+        return None
+
+    def _primitive_problem(self, primitive: Primitive, params: Any, context: Context) -> tuple[tuple, str] | None:
+        if params is None:
+            params = {}
+        elif not isinstance(params, Mapping):
+            if primitive.main is None:
+                return (), f"the primitive {primitive.name!r} takes a mapping of parameters, got {shown_value(params)}"
+            params = {primitive.main: params}
+        for key, item in params.items():
+            parameter = primitive.params.get(key)
+            if parameter is None:
+                return (key,), self.unknown(f"parameter of the primitive {primitive.name}", key, primitive.params)
+            problem = self.value_problem(parameter.type, item, context)
+            if problem:
+                return (key, *problem[0]), problem[1]
+        missing = [p.name for p in primitive.params.values() if p.required and p.name not in params]
+        if missing:
+            return (), f"the primitive {primitive.name!r} needs {', '.join(repr(m) for m in missing)}"
+        return None
+
     def accepts(self, t: ValueType, value: Any) -> bool:
         """Is ``value`` of type ``t``? (Cheap: no message is worded; card ids are not checked.)"""
         kind = t.kind
@@ -438,11 +551,31 @@ class Vocabulary(Struct, frozen=True, dict=True):
             problem = self.value_problem(parameter.type, value, context)
             if problem:
                 fail(problem[1], (*inside, key, *problem[0]))
+        if feature.composed:
+            self._check_composition(feature, params, inside, fail, context)
+            return
         missing = [p.name for p in feature.params.values() if p.required and p.name not in params]
         if missing:
             fail(f"feature {name!r} needs its parameter{'s' if len(missing) > 1 else ''} "
                  + ", ".join(repr(m) for m in missing) + f" ({feature.params[missing[0]].summary.rstrip('.')})",
                  where)
+
+    def _check_composition(self, feature: Feature, params: Mapping[str, Any], inside: tuple, fail: Fail,
+                           context: Context) -> None:
+        """A composed feature as the card gives it, its keyword's template filled in: each
+        composition parameter of its type, use and do given."""
+        composition = feature.composition(params)
+        for key, value in composition.items():
+            parameter = self.composition.get(key)
+            if parameter is None:
+                fail(self.unknown("composition parameter", key, self.composition), (*inside, key))
+            problem = self.value_problem(parameter.type, value, context)
+            if problem:
+                fail(problem[1], (*inside, key, *problem[0]))
+        missing = [p.name for p in self.composition.values() if p.required and p.name not in composition]
+        if missing:
+            fail(f"the composed feature {feature.name!r} needs {', '.join(repr(m) for m in missing)}"
+                 f" ({self.composition[missing[0]].summary.rstrip('.')})", inside)
 
     def check_properties(self, properties: Mapping[str, Any], path: tuple, fail: Fail, context: Context) -> None:
         for key, value in properties.items():
@@ -555,12 +688,22 @@ class Vocabulary(Struct, frozen=True, dict=True):
         if event is None and action in self.declarable_features:
             feature = self.features[action]
             return HistoryEvent(action, "none", feature.clauses, f"Its card declared {action} (a declarable feature).")
+        if event is None and action in self.composed_features:
+            feature = self.features[action]
+            return HistoryEvent(action, "optional", feature.clauses, f"Its card used {action} (a composed ability).")
         return event
 
-    def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail) -> None:
+    def check_event(self, action: str, has_target: bool, path: tuple, fail: Fail, *, has_rolls: bool = False) -> None:
         event = self.history_event(action)
         if event is None:
-            fail(self.unknown("history event", action, [*self.history, *self.declarable_features]), (*path, "action"))
+            fail(self.unknown("history event", action, [*self.history, *self.declarable_features, *self.composed_features]),
+                 (*path, "action"))
+        if has_rolls and event.rolls and not has_target:
+            fail(f"the rolls of {_article(action)} {action} event belong to its target: give the target", path)
+        if has_rolls and not event.rolls:
+            rolling = sorted(n for n, e in self.history.items() if e.rolls)
+            fail(f"{_article(action)} {action} event states no die rolls; only "
+                 f"{', '.join(rolling) or 'no event'} may", (*path, "rolls"))
         if event.target == "required" and not has_target:
             fail(f"{_article(action)} {action} event needs its target ({event.summary.rstrip('.')})", path)
         if event.target == "none" and has_target:
@@ -682,12 +825,16 @@ class _Reader:
             return ValueType("any", options=tuple(options))
         if "text" in spec:
             pattern = (spec.get("text") or {}).get("pattern")
-            if pattern:
-                try:
-                    re.compile(pattern)
-                except re.error as exc:
-                    self.fail(f"bad pattern: {exc}", where)
-            return ValueType("text", pattern=pattern)
+            symbols = (spec.get("text") or {}).get("symbols")
+            for regex in (pattern, symbols):
+                if regex:
+                    try:
+                        re.compile(regex)
+                    except re.error as exc:
+                        self.fail(f"bad pattern: {exc}", where)
+            if symbols and re.compile(symbols).groups != 1:
+                self.fail("a symbols pattern has exactly one group: the symbol", where)
+            return ValueType("text", pattern=pattern, symbols=symbols)
         if "type" in spec:
             return self.value_type(spec["type"], where, seen)
         self.fail(f"a type mapping needs one_of, list_of, any_of or text, got {sorted(spec)}", where)
@@ -734,13 +881,36 @@ class _Reader:
         parameters = {
             str(n): self.parameter(str(n), s, f"parameters.{n}", None) for n, s in (d.get("parameters") or {}).items()
         }
+        composition = {str(p): self.parameter(str(p), ps, f"composition.{p}", parameters.get(str(p)))
+                       for p, ps in (d.get("composition") or {}).items()}
         features = {}
         for name, spec in (d.get("features") or {}).items():
             spec = spec or {}
+            composed = bool(spec.get("composed", False))
+            if composed and not composition:
+                self.fail("a composed feature needs the composition: section", f"features.{name}.composed")
             params = {str(p): self.parameter(str(p), ps, f"features.{name}.params.{p}", parameters.get(str(p)))
                       for p, ps in (spec.get("params") or {}).items()}
+            if composed:
+                params = {**composition, **params}
+            template = spec.get("template")
+            if template is not None and (not composed or not isinstance(template, Mapping)):
+                self.fail("a template is a mapping, on a composed feature", f"features.{name}.template")
             features[str(name)] = Feature(str(name), self.clauses(spec), str(spec.get("summary", "")),
-                                          bool(spec.get("modelled", True)), params, bool(spec.get("declarable", False)))
+                                          bool(spec.get("modelled", True)), params, bool(spec.get("declarable", False)),
+                                          composed, template)
+        step_params = {str(p): self.parameter(str(p), ps, f"step_params.{p}", None)
+                       for p, ps in (d.get("step_params") or {}).items()}
+        primitives = {}
+        for name, spec in (d.get("primitives") or {}).items():
+            params = {str(p): self.parameter(str(p), ps, f"primitives.{name}.params.{p}", None)
+                      for p, ps in ((spec or {}).get("params") or {}).items()}
+            params = {**params, **{k: v for k, v in step_params.items() if k not in params}}
+            main = spec.get("main")
+            if main is not None and main not in params:
+                self.fail(f"main names no parameter of the primitive: {main!r}", f"primitives.{name}.main")
+            primitives[str(name)] = Primitive(str(name), self.clauses(spec), str(spec.get("summary", "")), params,
+                                              main)
         properties = {
             str(n): Property(str(n), self.bounded(self.value_type(s["type"], f"properties.{n}"), s), self.clauses(s),
                              str(s.get("summary", "")), bool(s.get("modelled", True)), bool(s.get("settable", False)),
@@ -773,7 +943,7 @@ class _Reader:
             if s.get("target") not in ("required", "optional", "none"):
                 self.fail("target must be required, optional or none", f"history.{n}.target")
             history[str(n)] = HistoryEvent(str(n), s["target"], self.clauses(s), str(s.get("summary", "")),
-                                           bool(s.get("modelled", True)))
+                                           bool(s.get("modelled", True)), bool(s.get("rolls", False)))
         selectors = {
             str(n): SelectorCondition(str(n), self.bounded(self.value_type(sp["type"], f"selectors.{n}"), sp),
                                       self.clauses(sp), str(sp.get("summary", "")), bool(sp.get("relative", False)),
@@ -787,6 +957,8 @@ class _Reader:
             action_kinds=action_kinds, action_classes=self.word_section("action_classes"),
             conditions=conditions, history=history, protections=self.word_section("protections"),
             markers=self.word_section("markers"), chips=self.word_section("chips"),
+            pools=self.word_section("pools"),
+            composition=composition, primitives=primitives,
         )
         self.consistent(vocabulary)
         return vocabulary
@@ -797,7 +969,7 @@ class _Reader:
         for section in ("features", "properties", "effects", "actions", "action_kinds", "conditions", "history",
                         "selectors"):
             names += [(n, f"{section}.{n}") for n in getattr(v, section)]
-        for section in ("action_classes", "protections", "markers", "chips"):
+        for section in ("action_classes", "protections", "markers", "chips", "pools"):
             names += [(n, f"{section}.{n}") for n in getattr(v, section) if n != ANY_WORD]
         for feature in v.features.values():
             names += [(p, f"features.{feature.name}.params.{p}") for p in feature.params]
@@ -874,21 +1046,24 @@ def situation_schema(v: Vocabulary) -> dict[str, Any]:
         for form in v.effects[kind].forms:
             forms.extend(_form_schemas(v, kind, form))
     history = []
-    events = {**{n: v.history_event(n) for n in v.declarable_features}, **v.history}
+    events = {**{n: v.history_event(n) for n in (*v.declarable_features, *v.composed_features)}, **v.history}
     for name, event in sorted(events.items()):
         entry: dict[str, Any] = {"properties": {"action": {"const": name}}}
         if event.target == "required":
             entry["required"] = ["target"]
         elif event.target == "none":
             entry["properties"]["target"] = {"type": "null"}
+        if not event.rolls:
+            entry["properties"]["rolls"] = {"type": "null"}
         history.append(entry)
     effect_items: dict[str, Any] = {"anyOf": forms} if forms else False  # type: ignore[assignment]
     if forms:
-        selector = selector_schema(v) if v.selectors else None
+        selector = {"$ref": f"#/$defs/{shared_name(v, 'selector')}"} if v.selectors else None
         target = {"anyOf": [{"type": "string"}, selector]} if selector else {"type": "string"}
         effect_items = {"allOf": [{"anyOf": forms}, {"properties": {"target": target}}]}
     return {
         "properties": {
+            "players": {"items": {"properties": {"pool": {"propertyNames": words_schema(v, "pool")}}}},
             "cards": {"items": card},
             "effects": {"items": effect_items},
             "history": {"items": {"anyOf": history} if history else False},
@@ -923,9 +1098,39 @@ def words_schema(v: Vocabulary, section: str) -> dict[str, Any]:
     return {"enum": sorted(words)}
 
 
+def shared_name(v: Vocabulary, kind: str) -> str:
+    """The name under the schema's $defs of a game's selector or steps schema: written once and
+    referred to, since steps hold selectors and steps (inlined, set 1's compositions made the
+    schema hundreds of megabytes)."""
+    return f"vocabulary-{v.game}-{kind}"
+
+
+def shared_schemas(v: Vocabulary) -> dict[str, Any]:
+    """The schemas other parts refer to by :func:`shared_name`."""
+    shared = {}
+    if v.selectors:
+        shared[shared_name(v, "selector")] = selector_schema(v)
+    if v.primitives:
+        shared[shared_name(v, "steps")] = steps_schema(v)
+    return shared
+
+
 def selector_schema(v: Vocabulary) -> dict[str, Any]:
     return {"type": "object", "minProperties": 1, "additionalProperties": False,
             "properties": {n: type_schema(v, c.type) for n, c in sorted(v.selectors.items())}}
+
+
+def steps_schema(v: Vocabulary) -> dict[str, Any]:
+    def one(primitive: Primitive) -> dict[str, Any]:
+        mapping = {"type": "object", "additionalProperties": False,
+                   "properties": {p.name: type_schema(v, p.type) for p in primitive.params.values()}}
+        shapes = [mapping, {"type": "null"}]
+        if primitive.main:
+            shapes.append(type_schema(v, primitive.params[primitive.main].type))
+        return {"type": "object", "minProperties": 1, "maxProperties": 1, "additionalProperties": False,
+                "properties": {primitive.name: {"anyOf": shapes}}}
+
+    return {"type": "array", "minItems": 1, "items": {"anyOf": [one(p) for p in v.primitives.values()]}}
 
 
 def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
@@ -955,7 +1160,9 @@ def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
     if kind == "any":
         return {"anyOf": [type_schema(v, o) for o in t.options]}
     if kind == "selector":
-        return selector_schema(v)
+        return {"$ref": f"#/$defs/{shared_name(v, 'selector')}"}
+    if kind == "steps":
+        return {"$ref": f"#/$defs/{shared_name(v, 'steps')}"}
     if t.section == "property_value":
         return {}
     return words_schema(v, t.section)
@@ -963,6 +1170,19 @@ def type_schema(v: Vocabulary, t: ValueType) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------
 # The reference page (docs/vocabulary-<game>.md)
+
+
+def _template_text(template: Mapping[str, Any]) -> str:
+    """A template as one line of flow YAML."""
+    def text(value: Any) -> str:
+        if isinstance(value, Mapping):
+            return "{" + ", ".join(f"{k}: {text(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, list):
+            return "[" + ", ".join(text(v) for v in value) + "]"
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+    return text(template)
 
 
 def _cell(text: Any) -> str:
@@ -1014,10 +1234,47 @@ def reference_page(v: Vocabulary, title: str) -> str:
     page.add("A word marked **not yet** is accepted, so that card facts can be written down, but the rules base "
              "does not act on it yet. Any other word is refused with the nearest known one.")
     page.add()
-    for section in (_features_section, _properties_section, _effects_section, _selectors_section,
-                    _actions_section, _conditions_section, _words_sections, _types_section):
+    for section in (_features_section, _composition_section, _properties_section, _effects_section,
+                    _selectors_section, _actions_section, _conditions_section, _words_sections, _types_section):
         section(page)
     return "\n".join(page.out).rstrip("\n") + "\n"
+
+
+def _composition_section(page: _Page) -> None:
+    """The composition's parameters, the keywords' templates and every effect primitive."""
+    v = page.v
+    if not v.composition:
+        return
+    page.heading("Composed abilities")
+    page.add("A feature marked *composed* is written as a composition: how it is used, what it may aim at and "
+             "what it does, each word one family of rules with its clause (`asp/" + v.game + "/abilities.lp`, "
+             "`ability_conditions.lp`, `ability_steps.lp`, `selectors.lp`). A keyword's composition is written "
+             "once as its `template` (\"$name\" stands for the card's parameter); a card's own text gives the "
+             "parameters below directly.")
+    page.add()
+    page.table(["parameter", "type", "clause", "meaning"],
+               [[f"`{p.name}`{' (required)' if p.required else ''}", page.kind_of(p.type), _clauses(p.clauses),
+                 p.summary] for p in v.composition.values()])
+    templates = [(n, f) for n, f in sorted(v.features.items()) if f.template is not None]
+    if templates:
+        page.add("Keywords written once as templates:")
+        page.add()
+        page.table(["feature", "template"], [[f"`{n}`", f"`{_template_text(f.template)}`"] for n, f in templates])
+    shared = [p for p in next(iter(v.primitives.values())).params.values()
+              if all(p.name in q.params for q in v.primitives.values())]
+    page.add("### Effect primitives")
+    page.add()
+    page.add("A step is one primitive: `{wound: 2}` (its main parameter) or `{wound: {amount: 2, as: shot}}`. "
+             "Every step also takes: " + "; ".join(
+                 f"`{p.name}` ({page.kind_of(p.type)}, {_clauses(p.clauses)}): {p.summary}" for p in shared) + ".")
+    page.add()
+    rows = []
+    for name, prim in v.primitives.items():
+        params = "; ".join(f"`{p.name}`{' (main)' if p.name == prim.main else ''}"
+                           f"{' (required)' if p.required else ''}: {page.kind_of(p.type)}"
+                           for p in prim.params.values() if p not in shared) or "—"
+        rows.append([f"`{name}`", params, _clauses(prim.clauses), prim.summary])
+    page.table(["primitive", "parameters", "clause", "meaning"], rows)
 
 
 def _features_section(page: _Page) -> None:
@@ -1030,6 +1287,10 @@ def _features_section(page: _Page) -> None:
             + ("" if p.modelled else " — not yet")
             for p in f.params.values()) or "—"
         summary = f.summary + (" Declared with `declare`; effects name it as an action kind." if f.declarable else "")
+        if f.composed:
+            summary += " Composed (see Composed abilities)."
+            params = "; ".join(f"`{p.name}`: {page.kind_of(p.type)}" for p in f.params.values()
+                               if p.name not in v.composition) or "the composition's"
         rows.append([f"`{name}`", params, _clauses(f.clauses), _modelled(f.modelled), summary])
     page.table(["feature", "parameters", "clause", "modelled", "meaning"], rows)
     if v.parameters:
@@ -1109,9 +1370,9 @@ def _conditions_section(page: _Page) -> None:
         page.add("None.")
         page.add()
     page.heading("History events")
-    page.table(["event", "target", "clause", "modelled", "meaning"],
-               [[f"`{n}`", e.target, _clauses(e.clauses), _modelled(e.modelled), e.summary]
-                for n, e in v.history.items()])
+    page.table(["event", "target", "rolls", "clause", "modelled", "meaning"],
+               [[f"`{n}`", e.target, "may state" if e.rolls else "—", _clauses(e.clauses), _modelled(e.modelled),
+                 e.summary] for n, e in v.history.items()])
     if v.declarable_features:
         page.add("A declarable feature is an event too (its declaration, no target): "
                  + ", ".join(f"`{f}`" for f in v.declarable_features) + ".")
@@ -1121,7 +1382,8 @@ def _conditions_section(page: _Page) -> None:
 def _words_sections(page: _Page) -> None:
     v = page.v
     sections = [("Action classes", "class", v.action_classes), ("Protections", "protection", v.protections),
-                ("Markers", "marker", v.markers), ("Chips", "chip", v.chips)]
+                ("Markers", "marker", v.markers), ("Chips", "chip", v.chips),
+                ("Pools", "pool kind", v.pools)]
     for heading, noun, entries in sections:
         page.heading(heading)
         if not entries:

@@ -553,6 +553,15 @@ def parse_rules(entry: Path) -> list[Statement]:
     return statements
 
 
+def input_signatures() -> frozenset[tuple[str, int]]:
+    """The input predicates: the ``#defined`` declarations of asp/core/interface.lp."""
+    found = set()
+    for statement in parse_rules(asp_root() / "core" / "interface.lp"):
+        if statement.node.ast_type == ast.ASTType.Defined:
+            found.add((statement.node.name, statement.node.arity))
+    return frozenset(found)
+
+
 def _rests_on(statements) -> list[tuple[str, str]]:
     """The game's rests_on(Predicate, Support) facts."""
     found = []

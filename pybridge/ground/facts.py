@@ -11,13 +11,14 @@ clingo; its Symbol is made only when something asks for it.
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import Any, Iterable, Iterator
 
 from clingo import Function, Number, String, Symbol
 
 from pybridge.game.catalogue import Game, load_game
-from pybridge.game.vocabulary import is_word
+from pybridge.game.vocabulary import Vocabulary, is_word
 from pybridge.ground.specialise import NUMBER, STRING
 from pybridge.input.situation import Situation, resolved_card
 
@@ -181,6 +182,9 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
 
     for player in s.players:
         add(_fact("player", string(player.id)))
+        for kind, count in sorted(player.pool.items()):
+            if count:
+                add(_fact("pool", string(player.id), constant(kind), number(count)))
     first = next((p.id for p in s.players if p.first), s.players[0].id)
     add(_fact("first_player", string(first)))
 
@@ -193,9 +197,12 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
     if t.step:
         add(_fact("step", constant(t.step)))
 
+    symbolic: dict[str, str] = {}  # a text made of symbols -> the pattern of its symbols
+    vocabulary = game.vocabulary
     for card in s.cards:
         c = string(card.id)
         data = resolved_card(game, card)
+        _note_symbolic(vocabulary, data, symbolic)
         add(_fact("card", c))
         if data["name"]:
             add(_fact("card_name", c, string(data["name"])))
@@ -221,7 +228,13 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
             facts.extend(_numbers(c, key, value))
         for feature, params in sorted(data["features"].items()):
             add(_fact("printed_feature", c, constant(feature)))
+            declared = game.vocabulary.features.get(feature)
+            if declared is not None and declared.template is not None:  # a keyword: its composition's facts
+                params = {**params, **declared.composition(params)}
             for key, value in sorted(params.items()):
+                if key == "do" and isinstance(value, list):  # a composition's steps, in order
+                    facts.extend(_steps(game, c, constant(feature), value))
+                    continue
                 if isinstance(value, dict):  # a selector: one fact per condition, (condition, value)
                     for condition, wanted in sorted(value.items()):
                         add(_fact("feature_param", c, constant(feature), term(key),
@@ -239,6 +252,9 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
         for kind, count in sorted(card.chips.items()):
             if count:
                 add(_fact("chip", c, constant(kind), number(count)))
+
+    for text, pattern in symbolic.items():
+        facts.extend(_symbols(text, pattern))
 
     for effect in s.effects:
         e = string(effect.id)
@@ -265,9 +281,58 @@ def situation_facts(s: Situation, game: Game | None = None) -> FactSet:
         if event.target is not None:
             add(_fact("done_target", number(event.turn), constant(event.action), string(event.actor),
                       string(event.target)))
+        if event.rolls is not None and event.target is not None:
+            for side in ("attacker", "defender"):
+                for i, face in enumerate(getattr(event.rolls, side), 1):
+                    add(_fact("rolled", number(event.turn), string(event.actor), string(event.target),
+                              constant(side), number(i), number(face)))
     for (turn, action, actor), count in uses.items():
         add(_fact("done_count", number(turn), constant(action), string(actor), number(count)))
     return FactSet(facts)
+
+
+def _note_symbolic(vocabulary: Vocabulary, data: dict, symbolic: dict[str, str]) -> None:
+    """The card's texts whose declared type is made of symbols (a mana cost)."""
+    for key, value in data["properties"].items():
+        prop = vocabulary.properties.get(key)
+        if prop is not None and prop.type.symbols and isinstance(value, str):
+            symbolic.setdefault(value, prop.type.symbols)
+    for name, params in data["features"].items():
+        feature = vocabulary.features.get(name)
+        for key, value in params.items():
+            parameter = feature.params.get(key) if feature else None
+            if parameter is not None and parameter.type.symbols and isinstance(value, str):
+                symbolic.setdefault(value, parameter.type.symbols)
+
+
+def _symbols(text: str, pattern: str) -> Iterable[Term]:
+    """text_symbol(Text, I, S) for the I-th symbol S of the text; a symbol that is a whole
+    number comes as text_number(Text, I, N) instead, so the rules can count with it."""
+    for i, match in enumerate(re.finditer(pattern, text), 1):
+        symbol = match.group(1)
+        if symbol.isdigit() and symbol.isascii():
+            yield _fact("text_number", string(text), number(i), number(int(symbol)))
+        else:
+            yield _fact("text_symbol", string(text), number(i), string(symbol))
+
+
+def _steps(game: Game, card: Term, feature: Term, steps: list[Any]) -> Iterable[Term]:
+    """A composed ability's steps: ``ability_step(C, F, I, Primitive)`` for the I-th step and
+    ``step_param(C, F, I, Key, Value)`` for each of its parameters (a bare value is its primitive's
+    main parameter; a selector gives one fact per condition, as (condition, value))."""
+    primitives = game.vocabulary.primitives
+    for i, step in enumerate(steps, 1):
+        (kind, params), = ({step: None} if isinstance(step, str) else step).items()
+        if not isinstance(params, dict):
+            params = {} if params is None else {primitives[kind].main: params}
+        yield _fact("ability_step", card, feature, number(i), constant(kind))
+        for key, value in sorted(params.items()):
+            if isinstance(value, dict):
+                for condition, wanted in sorted(value.items()):
+                    yield _fact("step_param", card, feature, number(i), term(key),
+                                tuple_([term(condition), term(wanted)]))
+            else:
+                yield _fact("step_param", card, feature, number(i), term(key), term(value))
 
 
 def _numbers(card: Term, key: str, value: Any) -> Iterable[Term]:

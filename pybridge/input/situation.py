@@ -19,7 +19,7 @@ from msgspec import Meta
 from pybridge.errors import JudgeError
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import known_games
-from pybridge.game.vocabulary import Context, load_vocabulary, situation_schema
+from pybridge.game.vocabulary import Context, load_vocabulary, shared_schemas, situation_schema
 from pybridge.input import limits
 from pybridge.input.structs import PRINTABLE, Model, convert
 
@@ -65,6 +65,9 @@ class Turn(Model):
 class Player(Model):
     id: Ident
     first: Annotated[bool, about("This player took the first turn of the game.")] = False
+    pool: Annotated[dict[Name, Count], about(
+        "What the player has in their pool, by kind (the game lists its pool kinds; Magic: "
+        "unspent mana by type).")] = {}
 
 
 class Cell(Model):
@@ -123,11 +126,28 @@ class Effect(Model):
     constant: Annotated[bool, about("Made by a constant feature.")] = True
 
 
+# A die's face: a roll outside 1-6 is refused where the file is read, naming the field.
+Die = Annotated[int, Meta(ge=1, le=6)]
+
+
+class Rolls(Model):
+    """The dice of a declared attack, as they fell (model:fight-rolls): the attacker's, and the
+    struck card's when it rolls too (an open creature in a fight). A creature that rolls twice
+    and keeps either result (best_of_two_rolls) states both dice."""
+
+    attacker: Annotated[list[Die], about("The attacker's die (two for a creature that rolls twice).",
+                                         min_length=1, max_length=2)]
+    defender: Annotated[list[Die], about("The struck creature's die, in a fight (two if it rolls twice).",
+                                         max_length=2)] = []
+
+
 class Event(Model):
     turn: Annotated[int, Meta(ge=1)]
     action: Name
     actor: Ident
     target: Ident | None = None
+    rolls: Annotated[Rolls | None, about(
+        "The die rolls of this attack, where they are known (an event the game lets state rolls).")] = None
 
 
 class ResolvedExpectation(Model):
@@ -154,6 +174,8 @@ class Expectation(Model):
         "here: action -> the clauses whose definitions they fail, exactly.")] = {}
     obliged: dict[str, list[str]] = {}
     exact: Annotated[bool, about("The legal and illegal sets must match exactly.")] = True
+    unlisted: Annotated[list[Name], about(
+        "Actions (by name, e.g. move) a ruling about something else leaves out of its exact sets.")] = []
     player: Annotated[Ident | None, about("Whose actions; default: the viewpoint.")] = None
     cites: Annotated[list[str], about("Ids the report must cite somewhere.")] = []
     certainty: Annotated[dict[str, Literal["every", "some"]], about(
@@ -203,7 +225,9 @@ def json_schema() -> dict[str, Any]:
               "$defs": definitions, "allOf": []}
     for game in known_games():
         name = f"vocabulary-{game}"
-        schema["$defs"][name] = situation_schema(load_vocabulary(game))
+        vocabulary = load_vocabulary(game)
+        schema["$defs"][name] = situation_schema(vocabulary)
+        schema["$defs"].update(shared_schemas(vocabulary))
         schema["allOf"].append({"if": {"properties": {"game": {"const": game}}, "required": ["game"]},
                                 "then": {"$ref": f"#/$defs/{name}"}})
     return schema
@@ -411,6 +435,8 @@ def check_vocabulary(s: Situation, game: Game, *, source: str) -> None:
         raise JudgeError(message, source=source, field=limits.field_path(parts))
 
     context = Context(cards=frozenset(c.id for c in s.cards), players=frozenset(p.id for p in s.players))
+    for i, player in enumerate(s.players):
+        vocabulary.check_words("pool", player.pool, ("players", i, "pool"), fail, keyed=True)
     for i, card in enumerate(s.cards):
         where = ("cards", i)
         vocabulary.check_properties(card.properties, (*where, "properties"), fail, context)
@@ -434,8 +460,32 @@ def check_vocabulary(s: Situation, game: Game, *, source: str) -> None:
         if effect.feature is not None and effect.feature not in vocabulary.features:
             fail(vocabulary.unknown("feature", effect.feature, vocabulary.features), ("effects", i, "feature"))
     for i, event in enumerate(s.history):
-        vocabulary.check_event(event.action, event.target is not None, ("history", i), fail)
+        vocabulary.check_event(event.action, event.target is not None, ("history", i), fail,
+                               has_rolls=event.rolls is not None)
+        if event.rolls is not None:
+            _check_two_dice(s, game, event, ("history", i, "rolls"), fail)
     _check_selection_is_not_circular(s, vocabulary, fail)
+
+
+# The feature that lets a creature roll twice and keep either die (model:fight-rolls).
+ROLLS_TWICE = "best_of_two_rolls"
+
+
+def _check_two_dice(s: Situation, game: Game, event: Event, path: tuple, fail) -> None:
+    """Two dice are stated only for a creature that rolls twice: a second die of any other would
+    be a roll the rules never read."""
+    cards = {c.id: c for c in s.cards}
+    for side, who in (("attacker", event.actor), ("defender", event.target)):
+        dice = getattr(event.rolls, side)
+        card = cards.get(who) if who is not None else None
+        if len(dice) < 2 or card is None:
+            continue
+        printed = game.cards.get(card.card or "", {}).get("features") or []
+        features = _feature_names(printed) - set(card.remove_features) | _feature_names(card.features)
+        granted = any(e.kind == "grant" and e.what == ROLLS_TWICE and e.target == who for e in s.effects)
+        if ROLLS_TWICE not in features and not granted:
+            fail(f"two dice are stated for {who!r}, which rolls once (only a creature with "
+                 f"{ROLLS_TWICE} rolls twice)", (*path, side))
 
 
 def _check_selection_is_not_circular(s: Situation, vocabulary, fail) -> None:

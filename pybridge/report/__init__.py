@@ -2,5 +2,6 @@
 
 Takes a :class:`~pybridge.why.justify.Report`. Gives the text of ``check``, ``explain`` and
 ``resolve`` and the versioned JSON (:mod:`.render`), the JSON Schemas and vocabulary pages
-(:mod:`.schemas`), and the ruling page's data and HTML (:mod:`.page`). Judges nothing itself.
+(:mod:`.schemas`), the ruling page's data and HTML (:mod:`.page`), and whatif's answer
+(:mod:`.whatif`). Judges nothing itself.
 """

@@ -25,14 +25,27 @@ def report_schema() -> dict[str, Any]:
             "$defs": definitions}
 
 
+def whatif_schema() -> dict[str, Any]:
+    from pybridge.report.whatif import WHATIF_VERSION, WhatIf
+
+    definitions = msgspec.json.schema(WhatIf)["$defs"]
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"https://ccg-judge.invalid/schema/whatif-v{WHATIF_VERSION}.json",
+            **definitions.pop("WhatIf"), "title": f"ccg-judge whatif answer (version {WHATIF_VERSION})",
+            "$defs": definitions}
+
+
 def _dump(schema: dict[str, Any]) -> str:
     return json.dumps(schema, ensure_ascii=False, indent=2) + "\n"
 
 
 def schema_files() -> dict[str, str]:
+    from pybridge.report.whatif import WHATIF_VERSION
+
     return {
         f"situation-v{SCHEMA_VERSION}.json": _dump(json_schema()),
         f"report-v{REPORT_VERSION}.json": _dump(report_schema()),
+        f"whatif-v{WHATIF_VERSION}.json": _dump(whatif_schema()),
     }
 
 

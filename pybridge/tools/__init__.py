@@ -2,6 +2,7 @@
 
 Ruling files run against their expectations (:mod:`.rulings`), clause lint and coverage
 (:mod:`.lint`, :mod:`.coverage`), the consistency search (:mod:`.consistency`), mutation scores
-(:mod:`.mutants`), batch checking (:mod:`.batch`) and the card x card matrix (:mod:`.matrix`).
+(:mod:`.mutants`), batch checking (:mod:`.batch`), the card x card matrix (:mod:`.matrix`) and
+whatif over a folder of rulings (:mod:`.whatif`).
 Each takes paths or a game and gives a result the command line prints.
 """

@@ -74,6 +74,7 @@ class Settings(Struct, frozen=True):
     options: dict[str, str] = field(default_factory=dict)
     time_limit: float | None = None
     trees: bool = False
+    details: bool = False  # add each verdict's consequences, obligations and ruling text (interactions)
 
 
 class Outcome(Struct, frozen=True):
@@ -302,10 +303,12 @@ def _load(task: Task, named: _Named):
     return situation_from_data(data, source=task.source)
 
 
-def verdict_row(report, verdict, *, trees: bool) -> dict[str, Any]:
+def verdict_row(report, verdict, *, trees: bool, details: bool = False) -> dict[str, Any]:
     """What a row says of one verdict: the verdict, whether it is an obligation, what it rests on,
-    how certain it is, what it does, and the rules it was judged under."""
-    from pybridge.report.render import verdict_graph
+    how certain it is, what it does, and the rules it was judged under; with ``details``, also the
+    clauses each consequence rests on and the verdict worded as a ruling (interactions)."""
+    from pybridge.game.catalogue import load_game
+    from pybridge.report.render import verdict_graph, verdict_text
 
     row = {"player": verdict.player, "action": verdict.action, "verdict": verdict.verdict,
            "obliged": bool(verdict.obligations), "obliged_by": sorted({o.clause for o in verdict.obligations}),
@@ -314,6 +317,9 @@ def verdict_row(report, verdict, *, trees: bool) -> dict[str, Any]:
            "edition": report.edition, "options": dict(sorted(report.options.items()))}
     if trees:
         row["justification"] = verdict_graph(report, verdict)
+    if details:
+        row["consequence_cites"] = [list(c.cites) for c in verdict.consequences]
+        row["text"] = verdict_text(verdict, report, load_game(report.game).phrases)
     return row
 
 
@@ -328,7 +334,7 @@ def check_one(task: Task, settings: Settings) -> Outcome:
         situation = _load(task, named)
         report = api.check(situation, player=settings.player, edition=settings.edition,
                            options=settings.options or None, time_limit=settings.time_limit, trees=settings.trees,
-                           reasons=False)  # a row carries no because-line: a batch is not slowed for one
+                           reasons=settings.details)  # a plain row carries no because-line; a ruling text does
     except JudgeError as exc:
         return Outcome(named.name, error={"file": exc.source or task.source, "field": exc.field,
                                           "message": exc.message})
@@ -336,7 +342,8 @@ def check_one(task: Task, settings: Settings) -> Outcome:
         return Outcome(named.name, error={"file": task.source, "field": None,
                                           "message": f"internal error: {type(exc).__name__}: {exc} "
                                                      "(a bug in ccg-judge; please report it with this situation)"})
-    return Outcome(named.name, verdicts=tuple(verdict_row(report, v, trees=settings.trees) for v in report.verdicts))
+    return Outcome(named.name, verdicts=tuple(verdict_row(report, v, trees=settings.trees, details=settings.details)
+                                              for v in report.verdicts))
 
 
 def check_chunk(tasks: list[Task], settings: Settings) -> tuple[list[Outcome], WorkerSample]:

@@ -54,7 +54,7 @@ from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import asp_root, banner_id, entry_file
 from pybridge.game.vocabulary import Context, is_word, load_vocabulary
 from pybridge.game.vocabulary import Vocabulary as GameVocabulary
-from pybridge.ground.compiler import Statement, parse_rules
+from pybridge.ground.compiler import Statement, input_signatures, parse_rules
 from pybridge.input.situation import Situation, situation_from_data
 
 log = logging.getLogger(__name__)
@@ -112,15 +112,6 @@ def atoms_of(statements: Iterable[Statement]) -> list[tuple[str, tuple[ast.AST, 
     for statement in statements:
         collector(statement.node)
     return collector.found
-
-
-def input_signatures() -> frozenset[tuple[str, int]]:
-    """The input predicates: the ``#defined`` declarations of asp/core/interface.lp."""
-    found = set()
-    for statement in parse_rules(asp_root() / "core" / "interface.lp"):
-        if statement.node.ast_type == ast.ASTType.Defined:
-            found.add((statement.node.name, statement.node.arity))
-    return frozenset(found)
 
 
 # --------------------------------------------------------------------------
@@ -511,7 +502,7 @@ class SearchProgram:
         # The history events the vocabulary declares (a declarable feature's declaration too), with
         # whether each takes a target, so a generated history is one a situation may hold.
         v = g.vocabulary
-        events = {name: v.history_event(name) for name in (*v.history, *v.declarable_features)}
+        events = {name: v.history_event(name) for name in (*v.history, *v.declarable_features, *v.composed_features)}
         facts += [F("vocabulary_event", [F(a)]) for a in events]
         facts += [F("vocabulary_event_target", [F(a), F(e.target)]) for a, e in events.items()]
         facts += [F("vocabulary_public_property", [F(k)]) for k in g.public_when_hidden]

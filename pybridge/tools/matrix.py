@@ -32,6 +32,12 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
 # Card entries whose card (catalogue name) or name (inline card) holds a placeholder take the pair's card.
 CARD_FIELDS = ("card", "name")
 ALL = "all"
+FLYING = "flying"
+# Where a card of a kind lives when the template puts it in a cell (the board is for creatures).
+ZONE_OF_TYPE = {"spell": "hand"}
+UNPLACEABLE_TYPES = {"equipment": "equipment goes on a creature, and the situation format has no way to attach it",
+                     "artifact": "an artifact goes on a creature, and the situation format has no way to attach it",
+                     "terrain": "a terrain has no place on the board of the situation format"}
 
 
 # --------------------------------------------------------------------------
@@ -108,6 +114,19 @@ def fill(value: Any, cards: dict[str, str]) -> Any:
     return value
 
 
+def slot_of(card: Any) -> str | None:
+    """The slot a template's card entry takes (its card or name holds {A} or {B}), or None."""
+    if not isinstance(card, dict):
+        return None
+    for name in CARD_FIELDS:
+        text = card.get(name)
+        if isinstance(text, str):
+            match = PLACEHOLDER.search(text)
+            if match:
+                return match.group(1)
+    return None
+
+
 def slot_ids(template: Template, filled: dict[str, Any]) -> dict[str, set[str]]:
     """Slot -> ids (in the filled situation) of the cards that took that slot's card."""
     ids: dict[str, set[str]] = {slot: set() for slot in SLOTS}
@@ -124,10 +143,45 @@ def slot_ids(template: Template, filled: dict[str, Any]) -> dict[str, set[str]]:
 
 
 # --------------------------------------------------------------------------
+# Placing a card where its kind lives
+
+
+def unplaceable(entry: dict[str, Any]) -> str | None:
+    """Why a card cannot be put into a template's situation, or None."""
+    kind = (entry.get("properties") or {}).get("type")
+    if kind is None:
+        return "its type is not known (the catalogue omits it), so there is no telling where it lives"
+    return UNPLACEABLE_TYPES.get(kind)
+
+
+def place(card: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """A template's card entry moved to where its card's kind lives: a face-up flyer in the flying
+    zone (a hidden one stays face down in its cell, 532), a spell in its owner's hand."""
+    properties = entry.get("properties") or {}
+    zone = ZONE_OF_TYPE.get(properties.get("type"))
+    if zone is None and properties.get("movement") == FLYING and not card.get("hidden"):
+        zone = FLYING
+    if zone is None or "cell" not in card:
+        return card
+    moved = {k: v for k, v in card.items() if k != "cell"}
+    moved["zone"] = zone
+    if zone != FLYING:
+        moved.pop("arrived", None)
+    return moved
+
+
+def place_slots(template: Template, filled: dict[str, Any], entries: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The filled template with each slot's card placed where its kind lives (see place)."""
+    cards = [place(after, entries[slot]) if (slot := slot_of(before)) and isinstance(after, dict) else after
+             for before, after in zip(template.data.get("cards") or [], filled.get("cards") or [])]
+    return {**filled, "cards": cards}
+
+
+# --------------------------------------------------------------------------
 # Selecting cards
 
 
-def _features(entry: dict[str, Any]) -> set[str]:
+def card_feature_names(entry: dict[str, Any]) -> set[str]:
     names: set[str] = set()
     for feature in entry.get("features") or []:
         names.update([feature] if isinstance(feature, str) else feature)
@@ -138,7 +192,9 @@ def _card_values(entry: dict[str, Any], key: str) -> set[str]:
     if key == "name":
         return {str(entry["name"])}
     if key == "feature":
-        return _features(entry)
+        return card_feature_names(entry)
+    if key == "set":
+        return {str(entry["set"])} if entry.get("set") else set()
     value = (entry.get("properties") or {}).get(key)
     if value is None:
         return set()
@@ -154,10 +210,10 @@ def select_cards(game: Game, selection: Iterable[str]) -> list[str]:
     """Catalogue cards matching every filter, in catalogue order.
 
     A filter is ``all`` or ``KEY=VALUE[,VALUE...]`` (any of the values): KEY is ``name``,
-    ``feature`` or a card property of the catalogue (``type``, ``element``, ...)."""
+    ``feature``, ``set`` (the set file a card comes from) or a card property of the catalogue (``type``, ``element``, ...)."""
     entries = list(game.cards.values())
     properties = sorted({key for e in entries for key in (e.get("properties") or {})})
-    keys = ["name", "feature", *properties]
+    keys = ["name", "feature", "set", *properties]
     chosen = entries
     for text in selection:
         text = text.strip()
@@ -198,7 +254,7 @@ class Pair:
         return f"A={self.a}, B={self.b}"
 
 
-def _as_seen(ids: dict[str, set[str]], filled: dict[str, Any], player: str | None) -> dict[str, set[str]]:
+def ids_as_seen(ids: dict[str, set[str]], filled: dict[str, Any], player: str | None) -> dict[str, set[str]]:
     """Add the neutral ids (``hidden@p2:3.1``) the asking player's verdicts use for slot cards
     hidden from them. An invalid situation adds nothing here: its check reports the error."""
     try:
@@ -211,14 +267,15 @@ def _as_seen(ids: dict[str, set[str]], filled: dict[str, Any], player: str | Non
 
 def pairs(template: Template, cards: list[str], *, player: str | None = None) -> Iterator[tuple[Pair, Task]]:
     """Every ordered pair (a card with itself included) and the situation to check for it."""
+    game = load_game(template.game)
     for a in cards:
         for b in cards:
-            filled = fill(template.data, {"A": a, "B": b})
-            pair = Pair(a, b, _as_seen(slot_ids(template, filled), filled, player))
+            filled = place_slots(template, fill(template.data, {"A": a, "B": b}), {"A": game.cards[a], "B": game.cards[b]})
+            pair = Pair(a, b, ids_as_seen(slot_ids(template, filled), filled, player))
             yield pair, Task(f"{template.source} ({pair.label})", data=filled)
 
 
-def _id_pattern(ids: Iterable[str]) -> re.Pattern | None:
+def id_pattern(ids: Iterable[str]) -> re.Pattern | None:
     ids = sorted(ids, key=len, reverse=True)
     if not ids:
         return None
@@ -248,8 +305,8 @@ def _kind(action: str) -> str:
 def cell(pair: Pair, outcome: Outcome, *, actions: Iterable[str] = ()) -> Cell:
     """The verdicts of a pair's situation on actions naming both its A card and its B card."""
     result = Cell(pair.a, pair.b, outcome.situation, error=outcome.error)
-    pattern_a, pattern_b = _id_pattern(pair.ids["A"]), _id_pattern(pair.ids["B"])
-    both = _id_pattern(pair.ids["A"] | pair.ids["B"])
+    pattern_a, pattern_b = id_pattern(pair.ids["A"]), id_pattern(pair.ids["B"])
+    both = id_pattern(pair.ids["A"] | pair.ids["B"])
     wanted = set(actions)
     if outcome.error or pattern_a is None or pattern_b is None:
         return result
@@ -348,17 +405,24 @@ def csv_text(cells: list[Cell]) -> str:
 
 _STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse}th,td{border:1px solid #bbb;padding:4px 6px;vertical-align:top}
-th{background:#f2f2f2;position:sticky;top:0}th.row{position:static;text-align:left}
-td{cursor:pointer;font-size:12px;white-space:nowrap}td:hover{outline:2px solid #36c}
+table{border-collapse:collapse}th,td{border:1px solid #bbb;padding:2px 3px;vertical-align:top}
+th{background:#f2f2f2;font-size:11px;font-weight:normal}thead th{writing-mode:vertical-rl;max-height:12em;overflow:hidden}
+th.row{text-align:left;white-space:nowrap}
+td{cursor:pointer;font-size:11px;text-align:center;min-width:1.2em}td:hover{outline:2px solid #36c}
 .legal{background:#e3f4e1}.illegal{background:#f9e0de}.mixed{background:#fbf0cf}.none{background:#fff;color:#888}
 .error{background:#ddd}.selected{outline:3px solid #36c}
 #detail{margin-top:1.5em;border-top:2px solid #36c;padding-top:.5em}
-#detail pre{background:#f7f7f7;padding:.5em;max-height:30em;overflow:auto;font-size:12px}
+#detail pre{background:#f7f7f7;padding:.5em;white-space:pre-wrap;font-size:12px}
 """
 
+# A cell of the grid is one mark; its verdicts and their rulings show below the grid on a click.
+STATE_MARK = {"legal": "✓", "illegal": "✗", "mixed": "±", "none": "·", "error": "!"}
+
 _SCRIPT = """
-const cells = JSON.parse(document.getElementById('cells').textContent);
+const data = JSON.parse(document.getElementById('cells').textContent);
+const texts = data.texts;
+// A cell is [row card, column card, verdict numbers, error]; a verdict is stored once for every cell showing it.
+const cells = data.cells.map(([a, b, refs, error]) => ({a: data.cards[a], b: data.cards[b], error, verdicts: refs.map(i => data.verdicts[i])}));
 const detail = document.getElementById('detail');
 function add(parent, tag, text) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; parent.appendChild(e); return e; }
 function show(td) {
@@ -367,13 +431,12 @@ function show(td) {
   const c = cells[Number(td.dataset.cell)];
   detail.replaceChildren();
   add(detail, 'h2', 'A = ' + c.a + ', B = ' + c.b);
-  add(detail, 'p', 'Situation: ' + c.situation);
   if (c.error) { add(detail, 'p', 'Error: ' + (c.error.field ? c.error.field + ': ' : '') + c.error.message); return; }
   if (!c.verdicts.length) { add(detail, 'p', 'No action of this situation names both cards.'); return; }
   for (const v of c.verdicts) {
     add(detail, 'h3', v.player + ': ' + v.action + ' \\u2014 ' + v.verdict + (v.certainty === 'some' ? ' (under some treatment of hidden cards)' : ''));
     add(detail, 'p', 'Cites: ' + (v.cites.length ? v.cites.join(', ') : '(none)'));
-    add(detail, 'pre', JSON.stringify(v.justification, null, 2));
+    add(detail, 'pre', texts[v.text].join('\\n'));
   }
 }
 document.querySelectorAll('td[data-cell]').forEach(td => td.addEventListener('click', () => show(td)));
@@ -383,6 +446,28 @@ document.querySelectorAll('td[data-cell]').forEach(td => td.addEventListener('cl
 def _script_json(value: Any) -> str:
     """JSON safe inside a <script> element: no '</' or '<!--' can end or change it."""
     return json.dumps(value, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _page_data(cells: list[Cell]) -> dict[str, Any]:
+    """The cells as [row, column, verdict numbers, error], each distinct verdict (and each ruling
+    text) stored once: the texts name the template's own ids, so most pairs share them and a whole
+    set's page stays a few megabytes."""
+    rows, columns, _ = _grid(cells)
+    names = list(dict.fromkeys(rows + columns))
+    number = {name: i for i, name in enumerate(names)}
+    texts: dict[tuple[str, ...], int] = {}
+    verdicts: dict[str, int] = {}
+    shown = []
+    for c in cells:
+        refs = []
+        for v in c.verdicts:
+            lines = tuple(v.get("text") or ())
+            entry = {**{k: v.get(k) for k in ("player", "action", "verdict", "cites", "certainty")},
+                     "text": texts.setdefault(lines, len(texts))}
+            refs.append(verdicts.setdefault(json.dumps(entry, ensure_ascii=False, sort_keys=True), len(verdicts)))
+        shown.append([number[c.a], number[c.b], refs, c.error])
+    return {"cards": names, "cells": shown, "verdicts": [json.loads(v) for v in verdicts],
+            "texts": [list(lines) for lines in texts]}
 
 
 def html_page(cells: list[Cell], *, title: str) -> str:
@@ -399,19 +484,15 @@ def html_page(cells: list[Cell], *, title: str) -> str:
             if c is None:
                 tds.append("<td></td>")
                 continue
-            lines = "<br>".join(e(line) for line in cell_lines(c))
-            tds.append(f'<td class="{c.state}" data-cell="{index[a, b]}" title="{e(c.situation)}">{lines}</td>')
+            tds.append(f'<td class="{c.state}" data-cell="{index[a, b]}">{STATE_MARK[c.state]}</td>')
         body.append(f'<tr><th class="row">{e(a)}</th>{"".join(tds)}</tr>')
-    data = [{"a": c.a, "b": c.b, "situation": c.situation, "error": c.error,
-             "verdicts": [{k: v.get(k) for k in ("player", "action", "verdict", "cites", "certainty", "justification")}
-                          for v in c.verdicts]} for c in cells]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>'
             f"<style>{_STYLE}</style></head><body><h1>{e(title)}</h1>"
-            "<p>Rows: card A; columns: card B. ✓ legal, ✗ illegal (with the clauses that bar it); "
-            "— no action names both cards. Click a cell for its verdicts' citations and justifications.</p>"
+            "<p>Rows: card A; columns: card B. ✓ legal, ✗ illegal, ± both, · no action names both cards, "
+            "! an error. Click a cell for its verdicts, their clauses and their rulings.</p>"
             f"<table><thead><tr><th>A \\ B</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
             '<div id="detail"><p>Click a cell.</p></div>'
-            f'<script type="application/json" id="cells">{_script_json(data)}</script>'
+            f'<script type="application/json" id="cells">{_script_json(_page_data(cells))}</script>'
             f"<script>{_SCRIPT}</script></body></html>\n")
 
 
@@ -426,9 +507,10 @@ def render(cells: list[Cell], fmt: str, *, title: str) -> str:
     return html_page(cells, title=title)
 
 
-def format_of(path: Path) -> str:
+def format_of(path: Path, formats: dict[str, str] = FORMATS, what: str = "table") -> str:
+    """The output format an --output path's suffix names (one of ``formats``)."""
     try:
-        return FORMATS[path.suffix.lower()]
+        return formats[path.suffix.lower()]
     except KeyError:
-        raise JudgeError(f"cannot tell the table format from the suffix {path.suffix!r}; use "
-                         + ", ".join(sorted(FORMATS)), field="--output") from None
+        raise JudgeError(f"cannot tell the {what} format from the suffix {path.suffix!r}; use "
+                         + ", ".join(sorted(formats)), field="--output") from None

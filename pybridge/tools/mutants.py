@@ -41,8 +41,8 @@ from pybridge.game.encodings import asp_root, banner_id, known_games
 from pybridge.input import limits
 
 OPERATORS = ("drop-rule", "drop-literal", "negate-literal", "swap-comparison", "change-constant")
-# Files of the rules base that are not rules (the consistency search's own programs).
-NOT_RULES = ("generator.lp", "invariants.lp")
+# Files of the rules base that are not rules (the consistency search's and whatif's own programs).
+NOT_RULES = ("generator.lp", "invariants.lp", "whatif.lp")
 
 _SWAPPED = {
     ast.ComparisonOperator.LessThan: ast.ComparisonOperator.LessEqual,

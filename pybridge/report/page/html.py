@@ -63,6 +63,14 @@ def render_page(data: dict[str, Any]) -> str:
                     connect=False)
 
 
+def render_whatif(answer: dict[str, Any]) -> str:
+    """The page of a whatif answer: each alternative's edits and its edited situation's ruling page
+    (:func:`pybridge.report.page.whatif.whatif_page`)."""
+    title = f"ccg-judge whatif: {answer['action']} as seen by {answer['player']}"
+    return document(title, {"mode": "whatif", "data": answer}, [asset("page.css")], [asset("page.js")],
+                    connect=False)
+
+
 def document(title: str, payload: dict[str, Any], style_text: list[str], script_text: list[str], *,
              connect: bool) -> str:
     """The HTML file: ``payload`` as the JSON block, the given styles and scripts inline (the page's,

@@ -170,6 +170,17 @@
         byCell.get(key).push(card);
       }
     });
+    // A whatif alternative's moved cards: drawn again, faded, in the cell they left.
+    var left = new Map();
+    var movedIds = new Set();
+    (data.moved || []).forEach(function (move) {
+      var card = cards.get(move.card);
+      if (!card) return;
+      movedIds.add(move.card);
+      var key = move.from.side + "\u0000" + move.from.column + "\u0000" + move.from.row;
+      if (!left.has(key)) left.set(key, []);
+      left.get(key).push(card);
+    });
     data.board.cells.forEach(function (cell) {
       var viewer = cell.side === data.viewpoint;
       var node = el("div", "cell" + (viewer ? " viewer" : "") + (cell.row === 1 ? " front" : ""));
@@ -180,7 +191,20 @@
       node.dataset.row = String(cell.row);
       node.appendChild(el("span", "cell-label", cell.column + "." + cell.row));
       var key = cell.side + "\u0000" + cell.column + "\u0000" + cell.row;
-      (byCell.get(key) || []).forEach(function (card) { node.appendChild(cardElement(card, hooks)); });
+      (byCell.get(key) || []).forEach(function (card) {
+        var drawn = cardElement(card, hooks);
+        if (movedIds.has(card.id)) {
+          drawn.classList.add("moved");
+          drawn.appendChild(el("div", "card-state", "moved here"));
+        }
+        node.appendChild(drawn);
+      });
+      (left.get(key) || []).forEach(function (card) {
+        var ghost = cardElement(card, {});
+        ghost.classList.add("moved-from");
+        ghost.appendChild(el("div", "card-state", "was here"));
+        node.appendChild(ghost);
+      });
       if (hooks.onMove) {
         node.addEventListener("dragover", function (event) {
           event.preventDefault();
@@ -403,8 +427,38 @@
     return { select: panel.state.select };
   }
 
+  /* A whatif answer: the question, then each alternative as its edits and the ruling page of the
+     edited situation (moved cards drawn at both places). */
+  function renderWhatif(root, answer) {
+    var page = el("div", "whatif-page");
+    var head = el("header", "whatif-head");
+    head.appendChild(el("h1", null, "What would make " + answer.action + " " + answer.wanted + "?"));
+    head.appendChild(el("p", null, "Asked by " + answer.player + "; now it is " + answer.now + "."));
+    page.appendChild(head);
+    if (!answer.alternatives.length) {
+      page.appendChild(el("p", "whatif-none", answer.searched ? "No edit the game declares makes it so."
+                                                               : "It already is: nothing needs to change."));
+    }
+    answer.alternatives.forEach(function (alternative, i) {
+      var box = el("section", "whatif-alternative");
+      box.appendChild(el("h2", null, (i + 1) + ". cost " + alternative.cost));
+      var edits = el("ul", "whatif-edits");
+      alternative.edits.forEach(function (edit) { edits.appendChild(el("li", null, edit.says)); });
+      alternative.assumed.forEach(function (words) {
+        edits.appendChild(el("li", "assumed", "and, no edit: " + words));
+      });
+      box.appendChild(edits);
+      var ruling = el("div", "whatif-ruling");
+      box.appendChild(ruling);
+      page.appendChild(box);
+      render(ruling, alternative.page, {});
+    });
+    root.replaceChildren(page);
+  }
+
   window.CCGPage = { render: render, el: el };
 
   var payload = JSON.parse(document.getElementById("ccg-data").textContent);
   if (payload.mode === "page") render(document.getElementById("ccg-root"), payload.data, {});
+  if (payload.mode === "whatif") renderWhatif(document.getElementById("ccg-root"), payload.data);
 })();
