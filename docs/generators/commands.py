@@ -35,6 +35,8 @@ RUNS: dict[str, list[list[str]]] = {
     "vocabulary": [["vocabulary", "--game", "mtg"]],
     "batch": [["batch", "tests/rulings/berserk/107"]],
     "cards": [["cards", "--game", "berserk", "Кшар"], ["cards", "--game", "mtg", "coat"]],
+    "interactions": [["interactions", "--cards", "name=Кочевник,Кшар", "--template",
+                      "examples/berserk/matrix-face-to-face.yaml"]],
     "whatif": [["whatif", "examples/berserk/first-situation.yaml", "strike_attack(kshar, foe)"]],
     "matrix": [["matrix", "--cards", "name=Кочевник,Кшар,Вайл", "--template", "examples/berserk/matrix-face-to-face.yaml"]],
 }
