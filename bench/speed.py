@@ -1,6 +1,9 @@
 """How fast ccg-judge judges, side by side with plain clingo on the same rules and facts.
 
-Run from the repository root:  python bench/speed.py [--quick] [--repeat N]
+Run from the repository root:  python bench/speed.py [--quick] [--repeat N] [--markdown FILE]
+
+--markdown FILE also writes the results as Markdown tables (the documentation's performance page
+includes docs/snippets/speed.md, written this way).
 
 Columns, each the median (and p99) CPU time of one situation, in milliseconds:
   floor    plain clingo: a fresh Control, the game's main.lp, the facts `ccg-judge facts` dumps,
@@ -161,6 +164,22 @@ HEADER = (f"{'situations':<16}  {'verd.':>5}  {'floor p50':>7} {'p99':>7}  {'che
           f"  {'trees p50':>7} {'p99':>7} {'/floor':>6}  {'explain':>7} {'p99':>7} {'/floor':>6}  {'json KB':>8}")
 
 
+def markdown_row(name: str, times: dict[str, list[float]]) -> str:
+    """The row as the documentation shows it: medians, and each column's ratio to the floor."""
+    f = statistics.median(times["floor"])
+    cells = [name, f"{times['verdicts'][0]:g}", f"{f:.1f}"]
+    for column in ("check", "trees", "explain"):
+        values = times[column]
+        m = statistics.median(values) if values else None
+        cells += [f"{m:.1f}", f"{m / f:.2f}×"] if m is not None else ["–", "–"]
+    cells.append(f"{times['json_kb'][0]:.0f} KB")
+    return "| " + " | ".join(cells) + " |"
+
+
+MARKDOWN_HEADER = ("| situations | verdicts | floor | check | /floor | trees | /floor | explain | /floor | JSON |\n"
+                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+
 def measure_row(spec: str, repeat: int, quick: bool) -> dict[str, list[float]]:
     """One row of the table, measured in this process: ``rulings:GAME`` (each ruling file of the
     game contributes its medians, so the row's figures are medians of medians) or
@@ -189,41 +208,62 @@ def in_a_process_of_its_own(spec: str, repeat: int, quick: bool) -> dict[str, li
     return json.loads(run.stdout)
 
 
+def commit() -> str:
+    """' at commit X' when the benchmark runs in a git checkout, so a table says which code it timed."""
+    run = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    return f" at commit {run.stdout.strip()}" if run.returncode == 0 else ""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer boards and repeats")
     parser.add_argument("--repeat", type=int, default=None, help="runs per situation and column")
+    parser.add_argument("--markdown", type=Path, help="also write the results as Markdown tables to this file")
     parser.add_argument("--row", help=argparse.SUPPRESS)  # one row, in a process of its own, as JSON
     args = parser.parse_args()
     repeat = args.repeat or (5 if args.quick else 11)
+    markdown_file = args.markdown.resolve() if args.markdown else None
     os.chdir(ROOT)
     if args.row:
         print(json.dumps(measure_row(args.row, repeat, args.quick)))
         return
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"clingo {clingo.__version__}; CPU ms per situation, medians of {repeat} interleaved runs")
+    machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+               f"clingo {clingo.__version__}")
+    print(f"machine: {machine}; CPU ms per situation, medians of {repeat} interleaved runs")
     print(HEADER)
+    markdown = [f"Measured by `python bench/speed.py{' --quick' if args.quick else ''}`{commit()} on {machine} "
+                f"(load average {os.getloadavg()[0]:.1f} at the start): CPU milliseconds per situation, medians "
+                f"of {repeat} interleaved runs, each row in a process of its own.", "", MARKDOWN_HEADER]
     games = sorted({load_situation(p).game for p in ruling_files([ROOT / "tests" / "rulings"])})
     for game in games:
         merged = in_a_process_of_its_own(f"rulings:{game}", repeat, args.quick)
         print(row(f"rulings {game} ({len(merged['floor'])})", merged), flush=True)
+        markdown.append(markdown_row(f"rulings, {game} ({len(merged['floor'])}, median)", merged))
     boards = {}
     for cards, hidden in (QUICK_SIZES if args.quick else SIZES):
         boards[(cards, hidden)] = board(cards, hidden)
         times = in_a_process_of_its_own(f"board:{cards}:{hidden}", repeat, args.quick)
         print(row(f"board {cards}/{hidden} hidden", times), flush=True)
+        markdown.append(markdown_row(f"board of {cards} cards, {hidden} hidden", times))
     print()
+    markdown += ["", "New processes (CPU ms, medians of runs taken in turns):", "",
+                 "| situation | `ccg-judge check --format json` | `python -m clingo` | ratio |", "|---|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp:
         for name, path in (("example", ROOT / "examples" / "berserk" / "first-turn-rush.yaml"),
                            ("board 30/3", Path(tmp) / "board-30-3.json")):
             if not path.exists():
                 path.write_text(json.dumps(boards.get((30, 3)) or board(30, 3), ensure_ascii=False), encoding="utf-8")
             ours, theirs = cold(path, 3 if args.quick else 11)
-            print(f"cold {name:<12} ccg-judge check --json {ours:7.1f} ms CPU   python -m clingo {theirs:7.1f} ms"
+            print(f"cold {name:<12} ccg-judge check --format json {ours:7.1f} ms CPU   python -m clingo {theirs:7.1f} ms"
                   f" CPU   ratio {ours / theirs:4.2f}x")
-    print(f"peak RSS, a process judging the 120-card board with 8 hidden cards: "
-          f"{peak_rss_mb(boards.get((120, 8)) or board(120, 8)):.0f} MB")
-
+            markdown.append(f"| {name} | {ours:.1f} | {theirs:.1f} | {ours / theirs:.2f}× |")
+    peak = peak_rss_mb(boards.get((120, 8)) or board(120, 8))
+    print(f"peak RSS, a process judging the 120-card board with 8 hidden cards: {peak:.0f} MB")
+    markdown += ["", f"Peak resident memory of a process judging the 120-card board with 8 hidden cards "
+                 f"(check, then check --trees): {peak:.0f} MB."]
+    if markdown_file:
+        markdown_file.parent.mkdir(parents=True, exist_ok=True)
+        markdown_file.write_text("\n".join(markdown) + "\n", encoding="utf-8")
 
 if __name__ == "__main__":
     main()
