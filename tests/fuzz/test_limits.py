@@ -5,6 +5,7 @@ limit lets the same situation through."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -98,10 +99,10 @@ def test_file_size(tmp_path, monkeypatch, base):
 
 def test_endless_file_and_directory_are_refused(tmp_path):
     started = time.monotonic()
-    with pytest.raises(JudgeError, match="too large"):
+    with pytest.raises(JudgeError, match="not a regular file"):  # never read: it would not end
         load_situation("/dev/zero")
     assert time.monotonic() - started < 10
-    with pytest.raises(JudgeError, match="cannot read"):
+    with pytest.raises(JudgeError, match="is a folder, not a regular file"):
         load_situation(tmp_path)
 
 
@@ -164,4 +165,5 @@ def test_command_line_reports_a_limit_without_a_traceback(tmp_path, base):
     done = subprocess.run([sys.executable, "-m", "pybridge", "check", str(path)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.startswith(f"error: {path}: field cards: 151 entries; the limit is 150")
+    assert re.match(rf"error: {re.escape(str(path))}:\d+:\d+: field cards: 151 entries; the limit is 150",
+                    done.stderr)
