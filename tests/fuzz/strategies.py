@@ -225,6 +225,11 @@ def a_value(c: Choices, vocabulary: Vocabulary, t: ValueType, ids: dict[str, lis
     if kind == "selector":  # one condition of the game's selectors
         condition = c.pick(sorted(vocabulary.selectors))
         return {condition: a_value(c, vocabulary, vocabulary.selectors[condition].type, ids)}
+    if kind == "steps":  # one step of a composed ability: a primitive with its required parameters
+        name = c.pick(sorted(vocabulary.primitives))
+        params = {p: a_value(c, vocabulary, param.type, ids)
+                  for p, param in sorted(vocabulary.primitives[name].params.items()) if param.required}
+        return [{name: params or None}]
     if t.section == "property_value":
         return a_value(c, vocabulary, vocabulary.properties[about].type, ids)
     words = [w for w in vocabulary.words(t.section) if w != ANY_WORD]
