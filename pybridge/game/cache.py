@@ -160,19 +160,25 @@ def write_bytes(name: str, data: bytes) -> None:
         prune(folder, size_limit(), keep=name)
 
 
-def size_limit() -> int:
-    """The cache folder's size limit in bytes (``CCG_JUDGE_CACHE_MB``)."""
-    raw = os.environ.get(SIZE_VARIABLE)
+def positive_megabytes(variable: str, default: int) -> int:
+    """A size in megabytes from an environment variable: ``default`` when unset or blank, else a
+    positive whole number (anything else is refused, naming the variable)."""
+    raw = os.environ.get(variable)
     if raw is None or raw.strip() == "":
-        return DEFAULT_SIZE_MB * 1_000_000
+        return default
     try:
         megabytes = int(raw)
     except ValueError:
         megabytes = 0
     if megabytes <= 0:
-        raise JudgeError(f"environment variable {SIZE_VARIABLE} must be a positive whole number of megabytes, "
+        raise JudgeError(f"environment variable {variable} must be a positive whole number of megabytes, "
                          f"got {raw!r}")
-    return megabytes * 1_000_000
+    return megabytes
+
+
+def size_limit() -> int:
+    """The cache folder's size limit in bytes (``CCG_JUDGE_CACHE_MB``)."""
+    return positive_megabytes(SIZE_VARIABLE, DEFAULT_SIZE_MB) * 1_000_000
 
 
 def prune(folder: Path, limit: int, keep: str = "") -> None:

@@ -49,6 +49,7 @@ import clingo
 import yaml
 from clingo import ast
 
+from pybridge.game.cache import positive_megabytes
 from pybridge.errors import JudgeError, close_matches
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import asp_root, banner_id, entry_file
@@ -1060,17 +1061,7 @@ GRACE_SECONDS = 2.0  # past the time limit, the time a search may take to stop b
 
 
 def memory_limit_mb() -> int:
-    raw = os.environ.get(MEMORY_VARIABLE, "").strip()
-    if not raw:
-        return DEFAULT_MEMORY_MB
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise JudgeError(f"environment variable {MEMORY_VARIABLE} must be a positive whole number of megabytes, "
-                         f"got {raw!r}")
-    return value
+    return positive_megabytes(MEMORY_VARIABLE, DEFAULT_MEMORY_MB)
 
 
 def estimated_ground_size(constants: dict[str, int]) -> int:
