@@ -49,8 +49,8 @@ import clingo
 import yaml
 from clingo import ast
 
-from pybridge.game.cache import positive_megabytes
 from pybridge.errors import JudgeError, close_matches
+from pybridge.game.cache import positive_megabytes
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import asp_root, banner_id, entry_file
 from pybridge.game.vocabulary import Context, is_word, load_vocabulary
