@@ -53,7 +53,7 @@ from pybridge.game.cache import combined_key, content_key, save_fingerprints
 from pybridge.game.encodings import asp_root, banner_id, relative_name
 from pybridge.ground import specialise, terms
 
-COMPILER_VERSION = "10"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "11"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -209,6 +209,7 @@ class Compiled:
     other_heads: frozenset[Signature] = frozenset()
     absent: tuple[Signature, ...] = ()  # witness predicates the why layer assumed to have no atoms
     witnesses: tuple[Signature, ...] = ()  # the witness predicates (shown, so a run can check them)
+    near_witnesses: tuple[Signature, ...] = ()  # those a defeater can nearly derive (near misses need them)
     # per statement of text, what pybridge.ground.specialise reads of it, and the rank it gives it
     shapes: list = field(default_factory=list, repr=False, compare=False)
     ranks: list = field(default_factory=list, repr=False, compare=False)
@@ -247,6 +248,7 @@ class Compiled:
                 "other_heads": sorted(list(s) for s in self.other_heads),
                 "whole_shown": sorted(list(s) for s in self.whole_shown),
                 "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
+                "near_witnesses": [list(w) for w in self.near_witnesses],
                 "shapes": self.shapes, "ranks": self.ranks}
 
     def part_data(self, name: str) -> dict:
@@ -266,6 +268,7 @@ class Compiled:
                    whole_shown=frozenset(tuple(x) for x in data["whole_shown"]),
                    absent=tuple(tuple(w) for w in data["absent"]),
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
+                   near_witnesses=tuple(tuple(w) for w in data["near_witnesses"]),
                    shapes=data["shapes"], ranks=data["ranks"], parts=Parts(read=read), key=key)
 
 
@@ -635,6 +638,10 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     add_support_rules(statements, table)
     absent_now, live = live_rules(statements, table, absent)
     analysis = CiteAnalysis(table, live, principles, defeaters, absent_now)
+    # Witnesses an atom of which a defeater may override, whatever this layer assumed absent: a run
+    # whose defeater holds keeps their near misses (an effect set aside still nearly replaces).
+    none_absent, every_live = live_rules(statements, table, frozenset())
+    near_witnesses = witnesses & near_missable(every_live, defeaters, none_absent, analysis.sig_of)
     rules = mark_recorded(table, analysis, mode)
     lines = program_lines(table, rules)
     lines += cite_rules(analysis, rules, analysis.cited, mode)
@@ -656,7 +663,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
                     defeaters=tuple(sorted(defeaters)), absent=tuple(sorted(absent)), base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
                     whole_shown=_whole_shown([st for st, _, _ in statements]),
-                    witnesses=tuple(sorted(witnesses)))
+                    witnesses=tuple(sorted(witnesses)), near_witnesses=tuple(sorted(near_witnesses)))
 
 
 def citing(principles: dict[str, str], clause_kind: Callable[[str], str],
@@ -845,22 +852,7 @@ class CiteAnalysis:
 
     # -- the fixpoints
     def _near_missable(self) -> set[Signature]:
-        """Predicates an atom of which can be nearly derived: a defeater can override a negated
-        premise, or a premise can itself be nearly derived."""
-        near: set[Signature] = set()
-        skipped = VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3), ("lifted", 3)}
-        sig_of = self.sig_of
-        changed = True
-        while changed:
-            changed = False
-            for rule in self.live:
-                if rule.signature in near or rule.signature in skipped:
-                    continue
-                if any(sig_of(n) in self.defeaters and sig_of(n) not in self.absent for n in rule.negative) or any(
-                        sig_of(p) in near and sig_of(p) not in ELIDED for p in rule.positive):
-                    near.add(rule.signature)
-                    changed = True
-        return near
+        return near_missable(self.live, self.defeaters, self.absent, self.sig_of)
 
     def _reach(self) -> dict[Signature, set[str]]:
         """The clauses each predicate's cites can hold (an over-approximation), "?" for unknown ones."""
@@ -973,6 +965,26 @@ class CiteAnalysis:
         return ({d for d in self.defeaters if d in self.by_signature}
                 | {sig_of(p) for r in self.live if r.signature in self.near for p in r.positive
                    if self.reach[sig_of(p)] and sig_of(p) not in ELIDED})
+
+
+def near_missable(rules: Iterable[Rule], defeaters: frozenset[Signature], absent: set[Signature],
+                  sig_of: Callable[[ast.AST], Signature]) -> set[Signature]:
+    """Predicates an atom of which can be nearly derived: a defeater can override a negated
+    premise, or a premise can itself be nearly derived."""
+    rules = list(rules)
+    near: set[Signature] = set()
+    skipped = VERDICT_CHAIN - {("is_blocked", 2), ("blocked", 3), ("lifted", 3)}
+    changed = True
+    while changed:
+        changed = False
+        for rule in rules:
+            if rule.signature in near or rule.signature in skipped:
+                continue
+            if any(sig_of(n) in defeaters and sig_of(n) not in absent for n in rule.negative) or any(
+                    sig_of(p) in near and sig_of(p) not in ELIDED for p in rule.positive):
+                near.add(rule.signature)
+                changed = True
+    return near
 
 
 def mark_recorded(table: RuleTable, analysis: CiteAnalysis, mode: str) -> list[Rule]:

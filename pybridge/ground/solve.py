@@ -476,9 +476,15 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
     defeated = any(shown.get(d[0]) for d in compiled.defeaters)
     if (mode == "check" and present & set(compiled.absent)) or (defeated and not near):
         compiling = time.monotonic()
-        compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
-        deadline += time.monotonic() - compiling
         near = near or defeated
+        absent = all_witnesses - present
+        if near:
+            # A witness with no atom may still be nearly derived (an effect set aside nearly replaces a
+            # property): one the situation's effects may bring about keeps its near misses.
+            possible = expected if expected is not None else all_witnesses
+            absent -= set(compiled.near_witnesses) & possible
+        compiled = program(game_name, mode, frozenset(absent) if mode == "check" else frozenset())
+        deadline += time.monotonic() - compiling
         shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=keep)
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
