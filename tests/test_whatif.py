@@ -20,7 +20,7 @@ from pybridge.errors import JudgeError
 from pybridge.api import whatif
 from pybridge.input.situation import load_situation
 from pybridge.report.schemas import schema_files
-from pybridge.report.whatif import WHATIF_VERSION
+from pybridge.report.whatif import WHATIF_VERSION, holds_as_said
 from pybridge.tools.rulings import ruling_files
 from pybridge.tools.whatif import ruling_questions, whatif_rulings
 
@@ -60,23 +60,12 @@ QUESTIONS = [(path, action, expected, wanted) for path in ruling_files([RULINGS]
              for action, expected, wanted in ruling_questions(load_situation(path))][::EVERY]
 
 
-# A known gap found at integration: an alternative for a composed card's per-outcome ability does
-# not rerun to the promised verdict. Marked, not hidden (the case still runs).
-WHATIF_GAPS = {"berserk/cards/doch-perlamutra-blocks-on-odd-cost.yaml:use(pearl, prophecy_outcome, pearl)"}
-
-
-def _question_param(path, action, expected, wanted):
-    ident = f"{path.relative_to(RULINGS)}:{action}"
-    marks = [pytest.mark.xfail(strict=False, reason="composed per-outcome ability: alternative does not rerun")] \
-        if ident in WHATIF_GAPS else []
-    return pytest.param(path, action, expected, wanted, marks=marks, id=ident)
-
-
-@pytest.mark.parametrize("path, action, expected, wanted", [_question_param(*q) for q in QUESTIONS])
+@pytest.mark.parametrize("path, action, expected, wanted", QUESTIONS,
+                         ids=[f"{p.relative_to(RULINGS)}:{a}" for p, a, _, _ in QUESTIONS])
 def test_every_alternative_rerun_with_check_gives_the_promised_verdict(path, action, expected, wanted, tmp_path):
     s = load_situation(path)
     result = whatif(s, action, wanted=wanted, top=TOP, write=tmp_path, name=str(path))
-    assert result.searched and (result.now == expected or expected == "not obliged")
+    assert result.searched and holds_as_said(expected, result.now), (expected, result.now)
     costs = [a.cost for a in result.alternatives]
     assert costs == sorted(costs)
     seen: list[set[str]] = []
@@ -85,6 +74,21 @@ def test_every_alternative_rerun_with_check_gives_the_promised_verdict(path, act
         says = {e.says for e in alternative.edits}
         assert not any(earlier <= says for earlier in seen), "an alternative holds all of an earlier one's edits"
         seen.append(says)
+
+
+def test_a_ruling_that_says_legal_holds_of_an_obliged_action():
+    """Дочь перламутра's prophecy is a triggered ability without "may": legal and bound (card text).
+    Its ruling says legal and states no obligation, so whatif's "obliged" now is what it said; every
+    alternative that would make it illegal reruns to that."""
+    path = BERSERK / "cards" / "doch-perlamutra-blocks-on-odd-cost.yaml"
+    ((action, expected, wanted),) = ruling_questions(load_situation(path))
+    assert (action, expected, wanted) == ("use(pearl, prophecy_outcome, pearl)", "legal", "illegal")
+    result = whatif(load_situation(path), action, wanted=wanted, top=TOP)
+    assert result.now == "obliged" and holds_as_said(expected, result.now)
+    for alternative in result.alternatives:
+        _promised(alternative, wanted, result.player)
+    assert holds_as_said("not obliged", "legal") and not holds_as_said("not obliged", "obliged")
+    assert not holds_as_said("illegal", "legal") and not holds_as_said("legal", "illegal")
 
 
 def test_most_ruling_verdicts_have_a_flipping_edit():

@@ -77,6 +77,18 @@ def verdict_name(verdict: Verdict) -> str:
     return "obliged" if verdict.verdict == "legal" and verdict.obligations else verdict.verdict
 
 
+def holds_as_said(said: str, now: str) -> bool:
+    """Whether a verdict named ``now`` (:func:`verdict_name`) is what a ruling ``said`` of the action
+    (:func:`pybridge.tools.whatif.ruling_questions`): a ruling that says legal and states no
+    obligation holds of an obliged action too (a bound action is legal), one that says not obliged
+    holds of any verdict but obliged."""
+    if said == "legal":
+        return now in ("legal", "obliged")
+    if said == "not obliged":
+        return now != "obliged"
+    return now == said
+
+
 def gives(verdict: Verdict, wanted: str) -> bool:
     if wanted == "obliged":
         return verdict_name(verdict) == "obliged"
