@@ -23,7 +23,6 @@ from pybridge.why.reasons import because, because_nodes, card_words
 from pybridge.report.render import phrase, report_text, to_json
 from pybridge.tools.rulings import ruling_files
 from pybridge.input.situation import load_situation, situation_from_data
-from pybridge.input.viewpoint import UNKNOWN_ID
 
 ROOT = Path(__file__).resolve().parent.parent
 # Templates (matrix-*.yaml, the interactions/ folder) hold {A}/{B} placeholders: not situations.
@@ -99,8 +98,7 @@ def test_every_illegal_verdict_says_why_naming_conditions_of_its_graph(path):
         graph = _reachable(trees, [r.node for r in deep.reasons_of("blocked")])
         assert named and set(named) <= graph
         for node_id in named:  # each condition it names is worded in the line (or its clause heads it)
-            words = UNKNOWN_ID.sub(lambda m: card_words(m.group(0), game.phrases),
-                                   phrase(trees.nodes[node_id], game.phrases))
+            words = phrase(trees.nodes[node_id], game.phrases, card=lambda a: card_words(a, game.phrases))
             node = trees.nodes[node_id]
             assert words in verdict.because or (node.predicate == "forbidden/3" and node.arguments[2] in
                                                 verdict.because), (words, verdict.because)

@@ -14,7 +14,6 @@ depend on, or mention, what the card really is.
 
 from __future__ import annotations
 
-import re
 
 from pybridge.game.catalogue import Game, load_game
 from pybridge.input.situation import Card, Effect, Situation
@@ -47,8 +46,6 @@ def _shown_properties(card: Card, unknown_ids: set[str], public: set[str]) -> di
 
 
 _UNKNOWN_PREFIX = "hidden@"
-# A neutral id standing alone in a sentence, not as an argument inside an action's text.
-UNKNOWN_ID = re.compile(r"(?<![(\w@])hidden@[A-Za-z0-9_]+:[A-Za-z0-9_.#]+(?![\w.#,)])")
 
 
 def unknown_card_place(card_id: str) -> tuple[str, str] | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from pybridge.why.justify import Node, Verdict
-from pybridge.input.viewpoint import UNKNOWN_ID, unknown_card_place
+from pybridge.input.viewpoint import unknown_card_place
 from pybridge.why.wording import _split_term, phrase, say_term
 
 # How deep a helper of the same clause is opened up: deeper premises are the helper's own business.
@@ -56,11 +56,11 @@ def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mappin
             if premise.derivations and (premise.predicate in through or (same_clause and depth < _OPEN_DEPTH)):
                 walk(premise_id, depth + 1)
             else:
-                found.append((premise_id, phrase(premise, phrases)))
+                found.append((premise_id, _said(premise, phrases)))
         for absent_id in derivation.absent:
             absent = nodes[absent_id]
             if absent.predicate not in context:
-                found.append((absent_id, f"it does not hold that {phrase(absent, phrases)}"))
+                found.append((absent_id, f"it does not hold that {_said(absent, phrases)}"))
 
     walk(node_id, 0)
     said: dict[str, tuple[str, str]] = {}
@@ -100,8 +100,8 @@ def because(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[str, s
     if not found:
         return None
     if len(found) == 1:
-        return _cards_in_words(next(iter(found)), phrases)
-    return _cards_in_words("; ".join(f"{words} ({clause})" for words, clause in found.items()), phrases)
+        return next(iter(found))
+    return "; ".join(f"{words} ({clause})" for words, clause in found.items())
 
 
 def because_nodes(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[str, str]) -> list[str]:
@@ -114,10 +114,10 @@ def because_nodes(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[
     return found
 
 
-def _cards_in_words(sentence: str, phrases: Mapping[str, str]) -> str:
-    """An unknown card's neutral id said as its holder's hidden card, where it stands for the card
-    (inside an action's text it stays, as the action is named)."""
-    return UNKNOWN_ID.sub(lambda m: card_words(m.group(0), phrases), sentence)
+def _said(node: Node, phrases: Mapping[str, str]) -> str:
+    """An atom in words, an unknown card's neutral id among its arguments said as its holder's hidden
+    card (inside an action's text it stays, as the action is named)."""
+    return phrase(node, phrases, card=lambda argument: card_words(argument, phrases))
 
 
 def card_words(card: str, phrases: Mapping[str, str]) -> str:

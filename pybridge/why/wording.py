@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Mapping
+from typing import Callable, Mapping
 
 from pybridge.why.justify import Node
 
@@ -44,14 +44,21 @@ def fill(template: str, args: list[str], phrases: Mapping[str, str]) -> str:
     return _Formatter(getattr(phrases, "values", {}) or {}).format(template, *args)
 
 
-def phrase(node: Node, phrases: Mapping[str, str]) -> str:
+def phrase(node: Node, phrases: Mapping[str, str], card: Callable[[str], str] | None = None) -> str:
     """An atom in words, where the game gives a phrase for its predicate (phrases.yaml); the terms
-    among its arguments are worded too, where the phrases word them."""
+    among its arguments are worded too, where the phrases word them. ``card``: how a whole argument
+    that is a card id is said (an unknown card's neutral id as its holder's hidden card), applied
+    before the terms' wording."""
     template = phrases.get(node.predicate)
     if template is None:
         return _safe(node.atom)
+
+    def said(argument: str) -> str:
+        worded = card(argument) if card is not None else argument
+        return worded if worded != argument else say_term(argument, phrases)
+
     try:
-        return _safe(fill(template, [say_term(a, phrases) for a in node.arguments], phrases))
+        return _safe(fill(template, [said(a) for a in node.arguments], phrases))
     except (IndexError, KeyError, ValueError):
         return _safe(node.atom)
 
