@@ -117,6 +117,28 @@ def test_a_verdict_on_a_treatment_says_which_assumption():
     assert every.assuming == "whatever p2's hidden card at 3.1 is"
 
 
+@pytest.mark.parametrize("holder", ["Вайл", "player two", "p2:x(1)"])
+def test_a_hidden_card_is_worded_whatever_its_holder_is_called(holder):
+    """The because-line says an unknown card as its holder's hidden card for any player id a
+    situation may give (a Cyrillic one, spaces, a colon or brackets): renaming the holder renames
+    the line and nothing else. (A pattern that took only ASCII holders left the neutral id raw.)"""
+    base = check(situation_from_data(_example("532.6-example-2.yaml"))).verdict(
+        "p1", "discharge(dzara, hidden@p2:1.2)")
+    def renamed(value):
+        if isinstance(value, dict):
+            return {k: renamed(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [renamed(v) for v in value]
+        return holder if value == "p2" else value
+
+    data = _example("532.6-example-2.yaml")
+    data.pop("ruling")
+    verdict = check(situation_from_data(renamed(data))).verdict("p1", f"discharge(dzara, hidden@{holder}:1.2)")
+    assert "p2's hidden card at 1.2" in base.because
+    assert verdict.because == base.because.replace("hidden@p2:", f"hidden@{holder}:").replace("p2's", f"{holder}'s")
+    assert verdict.assuming == f"whatever {holder}'s hidden card at 1.2 is"
+
+
 def test_an_illegal_verdict_on_a_hidden_card_holds_whatever_it_is_and_says_the_range():
     verdict = check(situation_from_data(_example("532.6-example-2.yaml"))).verdict(
         "p1", "discharge(dzara, hidden@p2:1.2)")

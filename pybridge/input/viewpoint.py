@@ -53,7 +53,8 @@ def unknown_card_place(card_id: str) -> tuple[str, str] | None:
     :func:`unknown_card_ids` makes them; None for any other id."""
     if not card_id.startswith(_UNKNOWN_PREFIX):
         return None
-    holder, sep, place = card_id[len(_UNKNOWN_PREFIX):].partition(":")
+    # The place (a cell 3.1, or zone#n) never holds a colon; a player id may.
+    holder, sep, place = card_id[len(_UNKNOWN_PREFIX):].rpartition(":")
     return (holder, place) if sep and holder and place else None
 
 

@@ -134,20 +134,33 @@ def rename(data: dict, mapping: dict[str, str]) -> dict:
     return data
 
 
+# Report fields that are sentences a player reads: a name in them is shown with its characters that
+# are not printable written as escapes (a report line cannot be forged), not as the situation gave it.
+SENTENCES = frozenset({"because", "assuming"})
+
+
+def shown(name: str) -> str:
+    """A name as a sentence shows it: a character that is not printable (a space aside) escaped."""
+    return "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+                   for ch in name)
+
+
 def substitute(report_text: str, back: dict[str, str]) -> dict:
     """A JSON report with some names replaced (``back``: name -> replacement), lists
     sorted. Judgement atoms print ids as clingo strings, so there the replacement is
-    escaped as clingo does."""
+    escaped as clingo does; sentences show it as :func:`shown` says."""
     report = json.loads(report_text)
 
-    def undo(value, in_atoms=False):
+    def undo(value, where=""):
         if isinstance(value, dict):
-            return {k: undo(v, k == "atoms") for k, v in value.items()}
+            return {k: undo(v, k if k in SENTENCES or k == "atoms" else where) for k, v in value.items()}
         if isinstance(value, list):
-            return [undo(v, in_atoms) for v in value]
+            return [undo(v, where) for v in value]
         if isinstance(value, str):
             for new, old in back.items():
-                value = value.replace(new, str(clingo.String(old))[1:-1] if in_atoms else old)
+                written = (str(clingo.String(old))[1:-1] if where == "atoms"
+                           else shown(old) if where in SENTENCES else old)
+                value = value.replace(new, written)
         return value
 
     return canonical(undo(report))
