@@ -109,8 +109,6 @@ def test_the_known_gap_of_the_seeds_is_found(tmp_path):
     assert len(report.unresolved) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="known gap since the composed cards landed: the generator gives a composed "
-                   "keyword's parameter (blocks.ability) a word the keyword's own type refuses (strike_over_row)")
 def test_a_leaking_projection_is_caught(tmp_path, monkeypatch):
     """The hidden-card pair check can fail: a projection that keeps a hidden card's real id."""
     from pybridge.input import viewpoint
@@ -124,7 +122,10 @@ def test_a_leaking_projection_is_caught(tmp_path, monkeypatch):
         return replace(projected, cards=cards, effects=effects)
 
     monkeypatch.setattr(api, "project", leaky)
-    result = search("berserk", SMALL, only=["core:hidden-card-dependence"], out_dir=tmp_path, samples=3)
+    # Grounding the generator with the composed cards takes ~40 s of a loaded machine: the limit is
+    # generous so that a slow run is not read as "nothing found".
+    result = search("berserk", SMALL, only=["core:hidden-card-dependence"], out_dir=tmp_path, samples=3,
+                    time_limit=600)
     (finding,) = result.violated
     assert finding.counterexample.is_file() and finding.counterexample.with_suffix(".original.yaml").is_file()
     assert any("names" in line for line in finding.detail)

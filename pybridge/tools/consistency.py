@@ -53,7 +53,7 @@ from pybridge.errors import JudgeError, close_matches
 from pybridge.game.cache import positive_megabytes
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import asp_root, banner_id, entry_file
-from pybridge.game.vocabulary import Context, is_word, load_vocabulary
+from pybridge.game.vocabulary import Context, ValueType, is_word, load_vocabulary
 from pybridge.game.vocabulary import Vocabulary as GameVocabulary
 from pybridge.ground.compiler import Statement, input_signatures, parse_rules
 from pybridge.input.situation import Situation, situation_from_data
@@ -146,6 +146,9 @@ class Vocabulary:
     features: set[str] = field(default_factory=set)
     plain_features: set[str] = field(default_factory=set)  # ones a card may have with no parameters
     parameters: set[tuple[str, str, clingo.Symbol]] = field(default_factory=set)
+    # (feature, key) a rule reads into a variable, of a feature it names (a generic rule's key of any
+    # feature keeps the catalogue's values: every feature's words would swell the search)
+    read: set[tuple[str, str]] = field(default_factory=set)
     required: set[tuple[str, str]] = field(default_factory=set)  # a feature's parameters it needs
     properties: set[tuple[str, clingo.Symbol]] = field(default_factory=set)
     numbers: dict[str, int] = field(default_factory=dict)  # key -> list length (0: one number)
@@ -154,10 +157,14 @@ class Vocabulary:
     markers: set[str] = field(default_factory=set)
     declared_markers: set[str] = field(default_factory=set)  # every marker kind the game declares
     protections: set[str] = field(default_factory=set)
+    # The words each named type (vocabulary.yaml types:) lists and each section admits, for a
+    # generator's rules to keep a word where its type accepts it (vocabulary_type_word/2).
+    type_words: set[tuple[str, clingo.Symbol]] = field(default_factory=set)
 
     def facts(self) -> list[clingo.Symbol]:
         F = clingo.Function
-        out = [F("vocabulary_feature", [F(f)]) for f in sorted(self.features)]
+        out = [F("vocabulary_type_word", [F(t), w]) for t, w in sorted(self.type_words, key=str)]
+        out += [F("vocabulary_feature", [F(f)]) for f in sorted(self.features)]
         out += [F("vocabulary_parameter", [F(f), F(k), v]) for f, k, v in sorted(self.parameters, key=str)]
         out += [F("vocabulary_required", [F(f), F(k)]) for f, k in sorted(self.required)]
         out += [F("vocabulary_property", [F(k), v]) for k, v in sorted(self.properties, key=str)]
@@ -235,6 +242,8 @@ def derive_vocabulary(game: Game, statements: list[Statement], values: int) -> V
         owner = feature.name if feature is not None else ANY_FEATURE
         if feature is not None:
             v.features.add(feature.name)
+        if value is None and feature is not None:
+            v.read.add((owner, key.name))
         for symbol in [value] if value is not None else sorted(catalogue_values.get(key.name) or numbers, key=str):
             v.parameters.add((owner, key.name, symbol))
 
@@ -268,6 +277,15 @@ def derive_vocabulary(game: Game, statements: list[Statement], values: int) -> V
     return _declared(v, load_vocabulary(game.name), values)
 
 
+def listed_words(t: ValueType) -> tuple[Any, ...]:
+    """The words a type lists itself (one_of, or any of such), in order; none for an open type."""
+    if t.kind == "one_of":
+        return tuple(t.values)
+    if t.kind == "any":
+        return tuple(word for option in t.options for word in listed_words(option))
+    return ()
+
+
 class _Refused(Exception):
     pass
 
@@ -296,13 +314,21 @@ def _declared(v: Vocabulary, game: GameVocabulary, values: int) -> Vocabulary:
         return True
 
     def parameters() -> set[tuple[str, str, clingo.Symbol]]:
-        """A key a rule reads of any feature (ANY_FEATURE) goes to the features that declare it."""
+        """A key a rule reads of any feature (ANY_FEATURE) goes to the features that declare it. A
+        key a rule reads of a feature it names into a variable takes every word its declared type
+        lists (one_of), besides the values the catalogue gives it; every value is one the type
+        accepts."""
         found = set()
         for feature, key, value in v.parameters:
             for name in (features if feature == ANY_FEATURE else {feature} & features):
                 declared = game.features[name].params.get(key)
                 if declared is not None and game.accepts(declared.type, _python(value)):
                     found.add((name, key, value))
+        for feature, key in v.read:
+            for name in {feature} & features:
+                declared = game.features[name].params.get(key)
+                if declared is not None:
+                    found |= {(name, key, _term(word)) for word in listed_words(declared.type)}
         return found
 
     def effect_ok(effect: clingo.Symbol) -> bool:
@@ -331,7 +357,13 @@ def _declared(v: Vocabulary, game: GameVocabulary, values: int) -> Vocabulary:
         markers={m for m in v.markers if game.admits("marker", m)},
         declared_markers={m for m in game.markers if is_word(m)},
         protections={p for p in v.protections if game.admits("protection", p)},
+        type_words={(name, _term(word)) for name, t in game.types.items() for word in listed_words(t)}
+        | {(section, _term(word)) for section in SECTIONS for word in game.words(section) if is_word(word)},
     )
+
+
+# Sections whose words a generator's rules may ask of vocabulary_type_word/2.
+SECTIONS = ("action_kind", "action_class", "modifiable", "settable_property", "marker", "protection", "condition")
 
 
 # --------------------------------------------------------------------------
