@@ -64,7 +64,9 @@ class Phrases(dict):
     assumed of a hidden card); ``principles`` says in words what each principle decides; ``reasons``
     says which predicates a deciding condition leaves out as context or looks through, and how an
     unknown card is named (pybridge.reasons); ``values`` are the game's words for numbers, used as
-    ``{1:strike}`` in a phrase (Berserk's weak, medium and strong strikes)."""
+    ``{1:strike}`` in a phrase (Berserk's weak, medium and strong strikes); ``{0:#wound}`` says a
+    count with its noun. A tuple term is worded by ``()/N``; a word of the vocabulary that the phrases
+    do not word reads as its words (``be_lowered``: "be lowered")."""
 
     def __init__(self, atoms: dict[str, str] | None = None, *, terms: dict[str, str] | None = None,
                  principles: dict[str, str] | None = None, reasons: dict | None = None,
