@@ -116,12 +116,12 @@ def drift(samples: list[tuple[int, int]], total: int) -> float | None:
 
 
 def run_batch(jsonl: Path, jobs: int, chunk: int, recycle: int) -> dict:
+    from msgspec import field
+
     from pybridge.tools import batch
 
-    class Timeline(batch.Summary):
-        def __init__(self) -> None:
-            super().__init__()
-            self.samples: list[tuple[int, int, int]] = []  # (situations done in all, pid, rss)
+    class Timeline(batch.Summary):  # a msgspec Struct: a field with a factory, no __init__ of its own
+        samples: list[tuple[int, int, int]] = field(default_factory=list)  # (situations done in all, pid, rss)
 
         def record(self, sample: batch.WorkerSample) -> None:
             super().record(sample)
