@@ -23,14 +23,16 @@ def _run(*args: str, timeout: int = 240) -> str:
 
 
 def test_batch_bench_runs_every_configuration_on_a_tiny_input():
-    out = _run("bench/batch.py", "--sizes", "3", "--repeat", "1", "--jobs", "1", "--cards", "10")
-    rows = {line.split("|")[1].strip(): line for line in out.splitlines() if line.startswith("| ")}
-    assert "ccg-judge batch --jobs 1" in rows, out
-    assert "naive loop of api.check (1 process)" in rows, out
-    assert "plain clingo on the dumped facts (1 process)" in rows, out
-    for name in ("ccg-judge batch --jobs 1", "naive loop of api.check (1 process)",
-                 "plain clingo on the dumped facts (1 process)"):
-        cells = [c.strip() for c in rows[name].split("|")[1:-1]]
-        assert cells[1] == "3", rows[name]  # every situation judged
-        assert float(cells[2]) > 0, rows[name]
-        assert re.fullmatch(r"\d+ ms", cells[3]), rows[name]
+    out = _run("bench/batch.py", "--sizes", "4", "--repeat", "1", "--jobs", "2", "--cards", "10")
+    rows = {line.split("|")[1].strip(): line for line in out.splitlines()
+            if line.startswith("| ") and not line.startswith("| configuration")}
+    names = set(rows)
+    assert "ccg-judge batch --jobs 2, workers on glibc" in names, out
+    assert {"naive loop of api.check (1 process)", "plain clingo on the dumped facts (1 process)",
+            "plain clingo on the dumped facts (2 processes at once)"} <= names, out
+    for name, row in rows.items():
+        cells = [c.strip() for c in row.split("|")[1:-1]]
+        assert cells[1] == "4", row  # every situation judged
+        assert float(cells[2]) > 0, row
+        assert re.fullmatch(r"\d+ ms", cells[3]), row
+    assert "ccg-judge batch --jobs 2, workers on glibc: x" in out, out  # set against plain clingo
