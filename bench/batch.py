@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from boards import board  # noqa: E402
+from boards import MIXES, board  # noqa: E402
 
 from pybridge.tools.batch import ALLOCATOR_VARIABLE, chunk_size  # noqa: E402
 
@@ -58,12 +58,12 @@ MB = 1024 * 1024
 # Inputs
 
 
-def situations(count: int, cards: int | None, seed: int) -> list[dict]:
+def situations(count: int, cards: int | None, seed: int, mix: str = "plain") -> list[dict]:
     rng = random.Random(f"batch-bench:{seed}")
     made = []
     for i in range(count):
         size = cards or rng.randint(10, 60)
-        made.append(board(size, rng.randint(0, 8), seed=seed * 1_000_003 + i))
+        made.append(board(size, rng.randint(0, 8), seed=seed * 1_000_003 + i, mix=mix))
     return made
 
 
@@ -390,6 +390,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="20 situations, one run of each configuration")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--cards", type=int, default=None, help="every situation this many cards (default: 10-60)")
+    parser.add_argument("--mix", choices=MIXES, default="plain",
+                        help="the kind of board (bench/boards.py): plain, while (the viewer's own hidden cards "
+                             "with a `while` feature), air (many flyers and spells in hand)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=None, help="default: as ccg-judge batch chooses")
     parser.add_argument("--recycle", type=int, default=1000)
@@ -420,13 +423,13 @@ def main() -> None:
 
     sizes, repeat = ([20], 1) if args.quick else (args.sizes, args.repeat)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
-          f"Python {sys.version.split()[0]}; situations of {args.cards or '10-60'} cards, 0-8 hidden; "
+          f"Python {sys.version.split()[0]}; {args.mix} situations of {args.cards or '10-60'} cards, 0-8 hidden; "
           f"{repeat} run(s) each, medians")
     allocators = allocators_to_measure() if "batch" not in args.skip else []
     with tempfile.TemporaryDirectory(prefix="ccg-judge-bench-") as work:
         for size in sizes:
             jsonl = Path(work) / f"situations-{size}.jsonl"
-            write_jsonl(situations(size, args.cards, args.seed), jsonl)
+            write_jsonl(situations(size, args.cards, args.seed, args.mix), jsonl)
             rows = []
             chunk = args.chunk or chunk_size(size, args.jobs)
             if "batch" not in args.skip:
