@@ -365,7 +365,7 @@ def main() -> None:
         for name, path in (("example", ROOT / "examples" / "berserk" / "first-turn-rush.yaml"),
                            ("board 30/3", Path(tmp) / "board-30-3-plain.json"),
                            ("board 30/3 while", Path(tmp) / "board-30-3-while.json"),
-                           ("board 120/8 air", Path(tmp) / "board-120-8-air.json")):
+                           ("board 30/3 air", Path(tmp) / "board-30-3-air.json")):
             if not path.exists():
                 cards, hidden, mix = path.stem.split("-")[1:]
                 data = boards.get((int(cards), int(hidden), mix)) or board(int(cards), int(hidden), mix=mix)
