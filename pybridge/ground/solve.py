@@ -10,12 +10,12 @@ reads a file. Facts go in as text, printed as clingo prints their Symbols
 The why layer is specialised: with no effects in a situation, nothing can
 set an effect aside, replace a property or push a value below zero, so the
 cite paths through those *witness* predicates are left out. A run checks the
-witnesses it shows; one that holds against the guess, or a *defeater* (an
-effect set aside, a property replaced) that calls for near misses, makes the
-run again with the layer that covers it; where the specialiser
-(pybridge.ground.specialise) finds that a defeater can hold and few near rules can
-fire, they go in from the first run. The verdicts never depend on the guess,
-only the time does."""
+witnesses it shows; one that holds against the guess makes the run again with
+the layer that covers it. A *defeater* that holds (an effect set aside, a
+property replaced, a hidden card's constant feature silenced) calls for the
+near misses: they are grounded on top of the run's own program, in the same
+Control, and solved again there, so the rules are never grounded twice for
+them. The verdicts never depend on the guess, only the time does."""
 
 from __future__ import annotations
 
@@ -218,10 +218,12 @@ def _past(deadline: float, time_limit: float, what: str) -> None:
         raise JudgeError(limits.over(f"{what} did not finish within the time limit", time_limit, "time_limit"))
 
 
-def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, near: bool,
-         keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
+def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *,
+         near: bool, first: bool) -> tuple[dict[str, list[clingo.Symbol]], clingo.Control]:
+    """Ground and solve the program kept for these facts (``near``: with its near misses). ``first``:
+    this process has not run the program before (:func:`_run_before`)."""
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
-    if _run_before(compiled) or not _a_statement_a_line(compiled, near):
+    if not first or not _a_statement_a_line(compiled, near):
         with ast.ProgramBuilder(ctl) as builder:
             for statement in _statements(compiled, facts, near):
                 builder.add(statement)
@@ -229,11 +231,40 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
         for part in _statements_text(compiled, facts, near):
             ctl.add("base", [], part)
     ctl.add("base", [], facts.text)
+    _ground(ctl, "base", deadline, time_limit)
+    return _the_model(ctl, deadline, time_limit), ctl
+
+
+def _add_near(ctl: clingo.Control, compiled: Compiled, facts: Facts, time_limit: float,
+              deadline: float, *, first: bool) -> dict[str, list[clingo.Symbol]]:
+    """The near misses grounded on top of a run's program, in its own Control (a part of their own,
+    ``near``, reading the atoms the program derived), and the model solved again: the program is not
+    grounded a second time. Its atoms are defined by the first part alone (the near misses derive
+    only their own ``_nm`` and cite predicates), so the answer is the whole program's."""
+    if not first or not _a_statement_a_line(compiled, True):
+        with ast.ProgramBuilder(ctl) as builder:
+            builder.add(ast.Program(_NEAR_LOCATION, "near", []))
+            for statement in _near_statements(compiled, facts):
+                builder.add(statement)
+    else:
+        ctl.add("near", [], _statements_text(compiled, facts, True)[1])
+    _ground(ctl, "near", deadline, time_limit)
+    return _the_model(ctl, deadline, time_limit)
+
+
+_NEAR_LOCATION = ast.Location(ast.Position("<near>", 1, 1), ast.Position("<near>", 1, 1))
+
+
+def _ground(ctl: clingo.Control, part: str, deadline: float, time_limit: float) -> None:
     try:
-        ctl.ground([("base", [])])
+        ctl.ground([(part, [])])
     except RuntimeError as exc:
         raise JudgeError(f"grounding failed: {exc}") from None
     _past(deadline, time_limit, "grounding")  # clingo cannot interrupt grounding: the limit is checked after it
+
+
+def _the_model(ctl: clingo.Control, deadline: float, time_limit: float) -> dict[str, list[clingo.Symbol]]:
+    """The one model's shown atoms by predicate name (refused if there is none or more than one)."""
     models: list[list[clingo.Symbol]] = []
 
     def on_model(model: clingo.Model) -> None:
@@ -253,7 +284,7 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
     shown: dict[str, list[clingo.Symbol]] = {}
     for atom, name in zip(models[0], symbols.names(models[0])):
         shown.setdefault(name, []).append(atom)
-    return shown, (ctl if keep else None)
+    return shown
 
 
 class Facts:
@@ -281,6 +312,18 @@ def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
     if not specialise.ENABLED or not compiled.shapes:
         return list(statements)
     return [statements[i] for i in _kept(compiled, facts, near)]
+
+
+def _near_statements(compiled: Compiled, facts: Facts) -> list[ast.AST]:
+    """The near misses kept for these facts, alone (what :func:`_add_near` grounds on top of the
+    program), but for the ``#program`` statement their text begins with."""
+    first = len(_parsed(compiled.text))
+    near = _parsed(compiled.near_text)
+    if not specialise.ENABLED or not compiled.shapes:
+        kept = range(first, first + len(near))
+    else:
+        kept = (i for i in _kept(compiled, facts, True) if i >= first)
+    return [near[i - first] for i in kept if near[i - first].ast_type != ast.ASTType.Program]
 
 
 def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
@@ -338,24 +381,6 @@ def _kept(compiled: Compiled, facts: Facts, near: bool) -> tuple[int, ...]:
     """The statements the specialiser keeps for a run, ``near`` with the near misses (a fixpoint
     over the program alone, and for the near misses one going on from it)."""
     return specialise.kept(_shapes(compiled, near=near), facts.key).statements
-
-
-def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
-    """Whether to ground the near misses in the first run: where the specialiser finds that a
-    defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
-    less than the second run that a defeater holding would need. Otherwise the run goes without them
-    and runs again only if a defeater does hold. Either way the answer is the same. (Defeaters are
-    derived by the program's own statements: the program alone tells whether one can hold, and the
-    near misses are read only then.)"""
-    if not specialise.ENABLED or not compiled.shapes:
-        return False
-    kept = specialise.kept(_shapes(compiled, near=False), facts.key)
-    if not any(tuple(d) in kept.predicates for d in compiled.defeaters):
-        return False
-    kept = specialise.kept(_shapes(compiled, near=True), facts.key)
-    base = _count(compiled.text)
-    near = sum(1 for i in kept.statements if i >= base)
-    return near * 10 <= len(kept.statements) - near
 
 
 _indexed: dict[tuple[int, bool], tuple[Compiled, specialise.Program]] = {}
@@ -469,17 +494,19 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
     # situation's, and is the same whatever the situation.
     deadline = time.monotonic() + time_limit
     given = Facts(facts)
-    near = _near_up_front(compiled, given)
-    keep = mode in GRAPH_MODES or graph
-    shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=keep)
+    first = not _run_before(compiled)
+    shown, control = _run(compiled, given, time_limit, deadline, near=False, first=first)
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
-    defeated = any(shown.get(d[0]) for d in compiled.defeaters)
-    if (mode == "check" and present & set(compiled.absent)) or (defeated and not near):
+    near = any(shown.get(d[0]) for d in compiled.defeaters)
+    if mode == "check" and present & set(compiled.absent):  # the guess missed: the layer that covers it
         compiling = time.monotonic()
-        compiled = program(game_name, mode, (all_witnesses - present) if mode == "check" else frozenset())
+        compiled = program(game_name, mode, all_witnesses - present)
         deadline += time.monotonic() - compiling
-        near = near or defeated
-        shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=keep)
+        shown, control = _run(compiled, given, time_limit, deadline, near=near, first=not _run_before(compiled))
+    elif near:
+        shown = _add_near(control, compiled, given, time_limit, deadline, first=first)
+    if not (mode in GRAPH_MODES or graph):
+        control = None
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
         raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
