@@ -218,41 +218,47 @@ def _past(deadline: float, time_limit: float, what: str) -> None:
         raise JudgeError(limits.over(f"{what} did not finish within the time limit", time_limit, "time_limit"))
 
 
-def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *,
-         near: bool, first: bool) -> tuple[dict[str, list[clingo.Symbol]], clingo.Control]:
-    """Ground and solve the program kept for these facts (``near``: with its near misses). ``first``:
-    this process has not run the program before (:func:`_run_before`)."""
+def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, first: bool,
+         near: bool | None = None) -> tuple[dict[str, list[clingo.Symbol]], clingo.Control, bool]:
+    """Ground the rules kept for these facts, then their why layer on top of them (a part of its own,
+    ``why``, in the same Control: the layer reads the rules' atoms and derives only its own), and solve
+    once. The layer takes the near misses when a defeater has an atom once the rules are grounded
+    (``near`` None; or as ``near`` says): the rules decide whether their justification needs them,
+    with no second run. ``first``: this process has not run the program before (:func:`_run_before`).
+    Gives the shown atoms, the Control and whether the near misses went in."""
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
-    if not first or not _a_statement_a_line(compiled, near):
-        with ast.ProgramBuilder(ctl) as builder:
-            for statement in _statements(compiled, facts, near):
-                builder.add(statement)
-    else:  # clingo parses the text itself, with no statement passing through Python
-        for part in _statements_text(compiled, facts, near):
-            ctl.add("base", [], part)
+    _add(ctl, compiled, facts, RULES, first)
     ctl.add("base", [], facts.text)
     _ground(ctl, "base", deadline, time_limit)
-    return _the_model(ctl, deadline, time_limit), ctl
+    if near is None:
+        near = any(any(True for _ in ctl.symbolic_atoms.by_signature(name, arity))
+                   for name, arity in compiled.defeaters)
+    _add(ctl, compiled, facts, WHY_NEAR if near else WHY, first)
+    _ground(ctl, "why", deadline, time_limit)
+    return _the_model(ctl, deadline, time_limit), ctl, near
 
 
-def _add_near(ctl: clingo.Control, compiled: Compiled, facts: Facts, time_limit: float,
-              deadline: float, *, first: bool) -> dict[str, list[clingo.Symbol]]:
-    """The near misses grounded on top of a run's program, in its own Control (a part of their own,
-    ``near``, reading the atoms the program derived), and the model solved again: the program is not
-    grounded a second time. Its atoms are defined by the first part alone (the near misses derive
-    only their own ``_nm`` and cite predicates), so the answer is the whole program's."""
-    if not first or not _a_statement_a_line(compiled, True):
+# The parts of a compiled program a run grounds in turn: its rules (records included), then the why
+# layer on top (cites, the verdict's cites) with or without the near misses.
+RULES, WHY, WHY_NEAR = "rules", "why", "why+near"
+
+
+def _add(ctl: clingo.Control, compiled: Compiled, facts: Facts, part: str, first: bool) -> None:
+    """Hand clingo a part of the program kept for these facts: a process's first run of a program
+    as text (clingo parses only the statements kept), later runs as the statements parsed once."""
+    name = "base" if part == RULES else "why"
+    if not first or not _a_statement_a_line(compiled, part == WHY_NEAR):
         with ast.ProgramBuilder(ctl) as builder:
-            builder.add(ast.Program(_NEAR_LOCATION, "near", []))
-            for statement in _near_statements(compiled, facts):
-                builder.add(statement)
-    else:
-        ctl.add("near", [], _statements_text(compiled, facts, True)[1])
-    _ground(ctl, "near", deadline, time_limit)
-    return _the_model(ctl, deadline, time_limit)
+            builder.add(ast.Program(_LOCATION, name, []))
+            for statement in _statements(compiled, facts, part == WHY_NEAR, part):
+                if statement.ast_type != ast.ASTType.Program:  # the part's own, given above
+                    builder.add(statement)
+    else:  # clingo parses the text itself, with no statement passing through Python
+        for text in _statements_text(compiled, facts, part == WHY_NEAR, part):
+            ctl.add(name, [], text)
 
 
-_NEAR_LOCATION = ast.Location(ast.Position("<near>", 1, 1), ast.Position("<near>", 1, 1))
+_LOCATION = ast.Location(ast.Position("<parts>", 1, 1), ast.Position("<parts>", 1, 1))
 
 
 def _ground(ctl: clingo.Control, part: str, deadline: float, time_limit: float) -> None:
@@ -304,42 +310,69 @@ class Facts:
         return self.facts.key if isinstance(self.facts, FactSet) else specialise.text_key(self.text)
 
 
-def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
+def _statements(compiled: Compiled, facts: Facts, near: bool, part: str | None = None) -> list[ast.AST]:
     """The program for these facts: the rules that can fire for them (:mod:`pybridge.ground.specialise`);
-    ``near`` adds the near misses."""
+    ``near`` adds the near misses. ``part``: only the statements of that part (:data:`RULES`,
+    :data:`WHY`, :data:`WHY_NEAR`; None: all)."""
     base = _parsed(compiled.text)
     statements = base + (_parsed(compiled.near_text) if near else ())
     if not specialise.ENABLED or not compiled.shapes:
-        return list(statements)
-    return [statements[i] for i in _kept(compiled, facts, near)]
-
-
-def _near_statements(compiled: Compiled, facts: Facts) -> list[ast.AST]:
-    """The near misses kept for these facts, alone (what :func:`_add_near` grounds on top of the
-    program), but for the ``#program`` statement their text begins with."""
-    first = len(_parsed(compiled.text))
-    near = _parsed(compiled.near_text)
-    if not specialise.ENABLED or not compiled.shapes:
-        kept = range(first, first + len(near))
+        kept: Iterable[int] = range(len(statements))
     else:
-        kept = (i for i in _kept(compiled, facts, True) if i >= first)
-    return [near[i - first] for i in kept if near[i - first].ast_type != ast.ASTType.Program]
+        kept = _kept(compiled, facts, near)
+    return [statements[i] for i in _in_part(compiled, kept, part)]
 
 
-def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
+def _in_part(compiled: Compiled, kept: Iterable[int], part: str | None) -> Iterable[int]:
+    """The statements among ``kept`` (indices of the program, then of its near misses) of a part."""
+    if part is None:
+        return kept
+    layer, size = _why_layer(compiled), _count(compiled.text)
+    if part == RULES:
+        return (i for i in kept if i < size and i not in layer)
+    return (i for i in kept if i >= size or i in layer)
+
+
+_layers: dict[int, tuple[Compiled, frozenset[int]]] = {}
+
+
+def _why_layer(compiled: Compiled) -> frozenset[int]:
+    """The statements of a compiled program that make its why layer: every statement whose heads are
+    all of the layer's own predicates (cites ``_c_``, near misses ``_nm``, a verdict's cites ``_v``).
+    No rule of the program reads them (the near misses are all of the layer)."""
+    found = _layers.get(id(compiled))
+    if found is None or found[0] is not compiled:
+        layer = frozenset(i for i, shape in enumerate(compiled.shapes) if shape is not None and shape[1]
+                          and all(_of_the_layer(name) for name, _, _ in shape[1]))
+        found = (compiled, layer)
+        with _tables:
+            _layers[id(compiled)] = found
+            if len(_layers) > 64:
+                _layers.pop(next(iter(_layers)))
+    return found[1]
+
+
+def _of_the_layer(name: str) -> bool:
+    return name == "_v" or name.startswith(("_c_", "_nm"))
+
+
+def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | None = None) -> list[str]:
     """:func:`_statements` as the texts of the program and, with ``near``, of its near misses, for a
     program this process has not run: parsing them costs only the statements kept. A statement left
     out is an empty line, so every statement keeps its line and clingo's messages name the same
     place either way. The compiler writes a statement a line (see :func:`_a_statement_a_line`);
     clingo's parse puts a ``#program base.`` of its own first, so statement ``i`` of a part is its
-    line ``i - 1``."""
-    parts = [program_lines(compiled.text)] + ([program_lines(compiled.near_text)] if near else [])
+    line ``i - 1``. ``part``: only that part's statements (its other lines empty too); the program's
+    rules leave out the near misses' text."""
+    parts = [program_lines(compiled.text)] + ([program_lines(compiled.near_text)] if near and part != RULES else [])
     if not specialise.ENABLED or not compiled.shapes:
-        return ["\n".join(lines) for lines in parts]
-    kept = set(_kept(compiled, facts, near))
+        kept: Iterable[int] = range(sum(len(lines) + 1 for lines in parts))
+    else:
+        kept = _kept(compiled, facts, near)
+    chosen = set(_in_part(compiled, kept, part))
     texts, first = [], 0  # first: the index of the part's own #program base. among all statements
     for lines in parts:
-        texts.append("\n".join(line if first + 1 + n in kept else "" for n, line in enumerate(lines)))
+        texts.append("\n".join(line if first + 1 + n in chosen else "" for n, line in enumerate(lines)))
         first += len(lines) + 1
     return texts
 
@@ -494,17 +527,14 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
     # situation's, and is the same whatever the situation.
     deadline = time.monotonic() + time_limit
     given = Facts(facts)
-    first = not _run_before(compiled)
-    shown, control = _run(compiled, given, time_limit, deadline, near=False, first=first)
+    shown, control, near = _run(compiled, given, time_limit, deadline, first=not _run_before(compiled))
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
-    near = any(shown.get(d[0]) for d in compiled.defeaters)
     if mode == "check" and present & set(compiled.absent):  # the guess missed: the layer that covers it
         compiling = time.monotonic()
         compiled = program(game_name, mode, all_witnesses - present)
         deadline += time.monotonic() - compiling
-        shown, control = _run(compiled, given, time_limit, deadline, near=near, first=not _run_before(compiled))
-    elif near:
-        shown = _add_near(control, compiled, given, time_limit, deadline, first=first)
+        shown, control, near = _run(compiled, given, time_limit, deadline, first=not _run_before(compiled),
+                                    near=near)
     if not (mode in GRAPH_MODES or graph):
         control = None
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
