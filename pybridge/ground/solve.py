@@ -231,8 +231,8 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
     ctl.add("base", [], facts.text)
     _ground(ctl, "base", deadline, time_limit)
     if near is None:
-        near = any(any(True for _ in ctl.symbolic_atoms.by_signature(name, arity))
-                   for name, arity in compiled.defeaters)
+        near = _holds_any(ctl, [atom.symbol for name, arity in compiled.defeaters
+                                for atom in ctl.symbolic_atoms.by_signature(name, arity)], deadline, time_limit)
     _add(ctl, compiled, facts, WHY_NEAR if near else WHY, first)
     _ground(ctl, "why", deadline, time_limit)
     return _the_model(ctl, deadline, time_limit), ctl, near
@@ -259,6 +259,21 @@ def _add(ctl: clingo.Control, compiled: Compiled, facts: Facts, part: str, first
 
 
 _LOCATION = ast.Location(ast.Position("<parts>", 1, 1), ast.Position("<parts>", 1, 1))
+
+
+def _holds_any(ctl: clingo.Control, atoms: list[clingo.Symbol], deadline: float, time_limit: float) -> bool:
+    """Whether any of these atoms of the ground program is true in its model. The grounder leaves
+    some atoms to the solver (those resting on a negation it cannot settle alone), so an atom of the
+    ground program may yet be false: the rules are solved for them, if there are any."""
+    if not atoms:
+        return False
+    found = []
+    with ctl.solve(on_model=lambda model: found.append(any(model.contains(a) for a in atoms)), async_=True) as handle:
+        if not handle.wait(max(0.0, deadline - time.monotonic())):
+            handle.cancel()
+            raise JudgeError(limits.over("the solver did not finish within the time limit", time_limit,
+                                         "time_limit"))
+    return any(found)
 
 
 def _ground(ctl: clingo.Control, part: str, deadline: float, time_limit: float) -> None:
