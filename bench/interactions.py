@@ -18,12 +18,19 @@ each worker's resident memory at its first and last sample and its peak; then al
 under three templates is planned (not judged): its number of situations, and of those an edit of
 one card touches, at the rate this run measured (the machine may be loaded by other work, so the
 figures are estimates).
+
+The floor, in the same run: a seeded sample of the full plan's situations, each judged in this one
+process by `ccg-judge check`'s API and by plain clingo (a Control loading asp/berserk/main.lp and the
+situation's facts, grounded and solved, as `python -m clingo main.lp facts.lp` would with no process
+start), both in CPU seconds. At plain clingo's CPU per situation on `--jobs` cores, the full plan
+cannot take less than the printed minutes: a target below that is below the solver's own cost.
 No timing here is asserted anywhere.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import tempfile
 import time
@@ -32,7 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pybridge import api  # noqa: E402
 from pybridge.game.catalogue import load_game  # noqa: E402
+from pybridge.input.situation import situation_from_data  # noqa: E402
 from pybridge.tools import batch, interactions  # noqa: E402
 
 TEMPLATES = [ROOT / "examples" / "berserk" / "interactions" / f"{name}.yaml"
@@ -64,6 +73,32 @@ def memory(summary: batch.Summary) -> str:
                      for pid, w in summary.workers.items()) or "(no worker sampled)"
 
 
+def plain_clingo(facts: str) -> None:
+    """What `python -m clingo asp/berserk/main.lp facts.lp` does, in this process."""
+    import clingo
+    ctl = clingo.Control(["--models=2"], logger=lambda code, message: None)
+    ctl.load(str(ROOT / "asp" / "berserk" / "main.lp"))
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    ctl.solve()
+
+
+def floor(tasks: list[batch.Task]) -> tuple[float, float]:
+    """CPU seconds per situation of a check and of plain clingo, over the same situations, interleaved."""
+    situations = [situation_from_data(task.data, source=task.source) for task in tasks]
+    facts = [api.facts_text(s) for s in situations]
+    api.check(situations[0])  # the compiled program read once, as a worker has it
+    check = clingo = 0.0
+    for situation, text in zip(situations, facts):
+        started = time.process_time()
+        api.check(situation)
+        check += time.process_time() - started
+        started = time.process_time()
+        plain_clingo(text)
+        clingo += time.process_time() - started
+    return check / len(tasks), clingo / len(tasks)
+
+
 def edited(game, name: str):
     cards = dict(game.cards)
     entry = cards[name]
@@ -75,6 +110,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=12, help="how many cards of set 1 [12]")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes [2]")
+    parser.add_argument("--sample", type=int, default=60, help="situations of the full plan timed against plain "
+                        "clingo [60]")
     args = parser.parse_args()
     game = load_game("berserk")
     set_1 = [name for name, entry in game.cards.items() if entry.get("set") == SET_1]
@@ -104,6 +141,14 @@ def main() -> None:
               f"(planned in {planning:.0f} s); at this run's {cold[3]:.1f} judged/s, about "
               f"{total / cold[3] / 60:,.0f} minutes; editing one card ({cards[-1]}) judges {edited_card:,} of them "
               f"again, about {edited_card / cold[3] / 60:,.1f} minutes")
+    sample = random.Random(1).sample(list(full.situations.values()), min(args.sample, len(full.situations)))
+    check, clingo = floor(sample)
+    total = len(full.situations)
+    print(f"CPU per situation over {len(sample)} of them (seed 1), same process: check {check * 1000:.1f} ms, "
+          f"plain clingo {clingo * 1000:.1f} ms ({check / clingo:.2f}x); on {args.jobs} cores the full plan "
+          f"needs at least {total * clingo / args.jobs / 60:,.0f} minutes of plain clingo's own solving "
+          f"({total * check / args.jobs / 60:,.0f} of check's)")
+
 
 if __name__ == "__main__":
     main()
