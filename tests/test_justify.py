@@ -49,14 +49,7 @@ def graph_cites(report: Report, verdict: Verdict) -> set[str]:
     return found
 
 
-# A known gap, found when the movement rules landed: on a board whose creature's type is restored by
-# 108.2-2, check's cites of a move leave out 108.1 and 108.2-2, which the graph (rightly) has. Marked
-# here, not hidden: the test still runs and reports when the gap is closed.
-CITE_GAPS = {"108.2-2-initial-type-restored.yaml": "check's cites of move() miss the type restored by 108.2-2"}
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.xfail(reason=CITE_GAPS[p.name], strict=True))
-                                  if p.name in CITE_GAPS else p for p in FILES], ids=[p.name for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_cites_are_the_clauses_of_the_graph(path):
     fast, full = check(path), check(path, trees=True)
     assert [(v.player, v.action, v.verdict, v.cites) for v in fast.verdicts] == \

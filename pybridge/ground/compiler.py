@@ -53,7 +53,7 @@ from pybridge.game.cache import combined_key, content_key, save_fingerprints
 from pybridge.game.encodings import asp_root, banner_id, relative_name
 from pybridge.ground import specialise, terms
 
-COMPILER_VERSION = "10"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "11"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -1053,8 +1053,9 @@ def cite_rules(analysis: CiteAnalysis, rules: list[Rule], predicates: set[Signat
     (a judgement premise passes on the clause it names too). In the graph modes justify gathers cites
     from the graph itself, so nothing is made.
 
-    Own clauses are written with the rule's body (``analysis.by_signature`` holds the rules as named,
-    before :func:`mark_recorded`), cites from premises with its record where it has one."""
+    Every cite rule reads a rule's record where it has one (``rules`` are the rules as
+    :func:`mark_recorded` marked them; ``analysis.by_signature`` holds them as named, before), so a
+    recorded body is grounded once, not once more per clause it cites."""
     out: list[str] = []
     if mode in GRAPH_MODES:
         return out
@@ -1065,7 +1066,7 @@ def cite_rules(analysis: CiteAnalysis, rules: list[Rule], predicates: set[Signat
         return [_record_atom(rule)] if rule.recorded else [str(b) for b in bodies[rule.index]]
 
     for sig in sorted(predicates):
-        group = [r for r in analysis.by_signature.get(sig, ()) if r.index in analysis.alive]
+        group = [rules[r.index] for r in analysis.by_signature.get(sig, ()) if r.index in analysis.alive]
         if sig in REASONS:
             for rule in group:
                 for clause in analysis.extra_banners(rule):
