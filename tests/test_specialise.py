@@ -52,6 +52,43 @@ def test_generated_boards_get_the_same_report(cards, hidden, monkeypatch):
     assert _report(situation, monkeypatch, enabled=True) == _report(situation, monkeypatch, enabled=False)
 
 
+def _set_one_boards():
+    """tests/boards.py (random boards of set-1 cards), loaded under a name of its own: bench/ has a
+    boards module too."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("set_one_boards", ROOT / "tests" / "boards.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+SET_ONE_BOARDS = 16
+
+
+@pytest.mark.parametrize("number", range(SET_ONE_BOARDS))
+def test_generated_set_one_boards_get_the_same_report(number, monkeypatch):
+    """Random boards of set-1 cards (composed abilities, hidden cards, wounds, any stage): the
+    specialised program answers as the whole program does."""
+    situation = situation_from_data(_set_one_boards().board(33, number, most_cards=12))
+    assert _report(situation, monkeypatch, enabled=True) == _report(situation, monkeypatch, enabled=False)
+
+
+def test_a_defeater_takes_the_near_misses_into_the_same_run(monkeypatch):
+    """A viewer's own hidden card with a `while` feature silences it (532.4, a defeater): the near
+    misses go into the why layer of the one run, and the report is the whole program's."""
+    situation = situation_from_data(board(30, 3))
+    runs = []
+    real = solve._run
+    monkeypatch.setattr(solve, "_run", lambda *a, **k: runs.append(real(*a, **k)) or runs[-1])
+    answer = solve.solve("berserk", situation_facts(project(situation), load_game("berserk")))
+    answer.close()
+    assert len(runs) == 1 and answer.near and answer.shown.get("constant_silenced")
+    runs.clear()
+    assert _report(situation, monkeypatch, enabled=True) == _report(situation, monkeypatch, enabled=False)
+    assert [near for _, _, near in runs] == [True, True]
+
+
 def test_the_specialised_program_is_smaller():
     """Not a timing: the statements handed to clingo for an ordinary board are under half the program."""
     situation = situation_from_data(board(30, 3))

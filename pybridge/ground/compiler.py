@@ -1065,8 +1065,9 @@ def cite_rules(analysis: CiteAnalysis, rules: list[Rule], predicates: set[Signat
     (a judgement premise passes on the clause it names too). In the graph modes justify gathers cites
     from the graph itself, so nothing is made.
 
-    Own clauses are written with the rule's body (``analysis.by_signature`` holds the rules as named,
-    before :func:`mark_recorded`), cites from premises with its record where it has one."""
+    Every cite rule reads a rule's record where it has one (``rules`` are the rules as
+    :func:`mark_recorded` marked them; ``analysis.by_signature`` holds them as named, before), so a
+    recorded body is grounded once, not once more per clause it cites."""
     out: list[str] = []
     if mode in GRAPH_MODES:
         return out
@@ -1077,7 +1078,7 @@ def cite_rules(analysis: CiteAnalysis, rules: list[Rule], predicates: set[Signat
         return [_record_atom(rule)] if rule.recorded else [str(b) for b in bodies[rule.index]]
 
     for sig in sorted(predicates):
-        group = [r for r in analysis.by_signature.get(sig, ()) if r.index in analysis.alive]
+        group = [rules[r.index] for r in analysis.by_signature.get(sig, ()) if r.index in analysis.alive]
         if sig in REASONS:
             for rule in group:
                 for clause in analysis.extra_banners(rule):

@@ -10,12 +10,12 @@ reads a file. Facts go in as text, printed as clingo prints their Symbols
 The why layer is specialised: with no effects in a situation, nothing can
 set an effect aside, replace a property or push a value below zero, so the
 cite paths through those *witness* predicates are left out. A run checks the
-witnesses it shows; one that holds against the guess, or a *defeater* (an
-effect set aside, a property replaced) that calls for near misses, makes the
-run again with the layer that covers it; where the specialiser
-(pybridge.ground.specialise) finds that a defeater can hold and few near rules can
-fire, they go in from the first run. The verdicts never depend on the guess,
-only the time does."""
+witnesses it shows; one that holds against the guess makes the run again with
+the layer that covers it. A *defeater* that holds (an effect set aside, a
+property replaced, a hidden card's constant feature silenced) calls for the
+near misses: they are grounded on top of the run's own program, in the same
+Control, and solved again there, so the rules are never grounded twice for
+them. The verdicts never depend on the guess, only the time does."""
 
 from __future__ import annotations
 
@@ -218,22 +218,74 @@ def _past(deadline: float, time_limit: float, what: str) -> None:
         raise JudgeError(limits.over(f"{what} did not finish within the time limit", time_limit, "time_limit"))
 
 
-def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, near: bool,
-         keep: bool) -> tuple[dict[Signature, list[clingo.Symbol]], clingo.Control | None]:
+def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, first: bool,
+         near: bool | None = None) -> tuple[dict[str, list[clingo.Symbol]], clingo.Control, bool]:
+    """Ground the rules kept for these facts, then their why layer on top of them (a part of its own,
+    ``why``, in the same Control: the layer reads the rules' atoms and derives only its own), and solve
+    once. The layer takes the near misses when a defeater has an atom once the rules are grounded
+    (``near`` None; or as ``near`` says): the rules decide whether their justification needs them,
+    with no second run. ``first``: this process has not run the program before (:func:`_run_before`).
+    Gives the shown atoms, the Control and whether the near misses went in."""
     ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
-    if _run_before(compiled) or not _a_statement_a_line(compiled, near):
-        with ast.ProgramBuilder(ctl) as builder:
-            for statement in _statements(compiled, facts, near):
-                builder.add(statement)
-    else:  # clingo parses the text itself, with no statement passing through Python
-        for part in _statements_text(compiled, facts, near):
-            ctl.add("base", [], part)
+    _add(ctl, compiled, facts, RULES, first)
     ctl.add("base", [], facts.text)
+    _ground(ctl, "base", deadline, time_limit)
+    if near is None:
+        near = _holds_any(ctl, [atom.symbol for name, arity in compiled.defeaters
+                                for atom in ctl.symbolic_atoms.by_signature(name, arity)], deadline, time_limit)
+    _add(ctl, compiled, facts, WHY_NEAR if near else WHY, first)
+    _ground(ctl, "why", deadline, time_limit)
+    return _the_model(ctl, deadline, time_limit), ctl, near
+
+
+# The parts of a compiled program a run grounds in turn: its rules (records included), then the why
+# layer on top (cites, the verdict's cites) with or without the near misses.
+RULES, WHY, WHY_NEAR = "rules", "why", "why+near"
+
+
+def _add(ctl: clingo.Control, compiled: Compiled, facts: Facts, part: str, first: bool) -> None:
+    """Hand clingo a part of the program kept for these facts: a process's first run of a program
+    as text (clingo parses only the statements kept), later runs as the statements parsed once."""
+    name = "base" if part == RULES else "why"
+    if not first or not _a_statement_a_line(compiled, part == WHY_NEAR):
+        with ast.ProgramBuilder(ctl) as builder:
+            builder.add(ast.Program(_LOCATION, name, []))
+            for statement in _statements(compiled, facts, part == WHY_NEAR, part):
+                if statement.ast_type != ast.ASTType.Program:  # the part's own, given above
+                    builder.add(statement)
+    else:  # clingo parses the text itself, with no statement passing through Python
+        for text in _statements_text(compiled, facts, part == WHY_NEAR, part):
+            ctl.add(name, [], text)
+
+
+_LOCATION = ast.Location(ast.Position("<parts>", 1, 1), ast.Position("<parts>", 1, 1))
+
+
+def _holds_any(ctl: clingo.Control, atoms: list[clingo.Symbol], deadline: float, time_limit: float) -> bool:
+    """Whether any of these atoms of the ground program is true in its model. The grounder leaves
+    some atoms to the solver (those resting on a negation it cannot settle alone), so an atom of the
+    ground program may yet be false: the rules are solved for them, if there are any."""
+    if not atoms:
+        return False
+    found = []
+    with ctl.solve(on_model=lambda model: found.append(any(model.contains(a) for a in atoms)), async_=True) as handle:
+        if not handle.wait(max(0.0, deadline - time.monotonic())):
+            handle.cancel()
+            raise JudgeError(limits.over("the solver did not finish within the time limit", time_limit,
+                                         "time_limit"))
+    return any(found)
+
+
+def _ground(ctl: clingo.Control, part: str, deadline: float, time_limit: float) -> None:
     try:
-        ctl.ground([("base", [])])
+        ctl.ground([(part, [])])
     except RuntimeError as exc:
         raise JudgeError(f"grounding failed: {exc}") from None
     _past(deadline, time_limit, "grounding")  # clingo cannot interrupt grounding: the limit is checked after it
+
+
+def _the_model(ctl: clingo.Control, deadline: float, time_limit: float) -> dict[str, list[clingo.Symbol]]:
+    """The one model's shown atoms by predicate name (refused if there is none or more than one)."""
     models: list[list[clingo.Symbol]] = []
 
     def on_model(model: clingo.Model) -> None:
@@ -253,7 +305,7 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
     shown: dict[str, list[clingo.Symbol]] = {}
     for atom, name in zip(models[0], symbols.names(models[0])):
         shown.setdefault(name, []).append(atom)
-    return shown, (ctl if keep else None)
+    return shown
 
 
 class Facts:
@@ -273,30 +325,69 @@ class Facts:
         return self.facts.key if isinstance(self.facts, FactSet) else specialise.text_key(self.text)
 
 
-def _statements(compiled: Compiled, facts: Facts, near: bool) -> list[ast.AST]:
+def _statements(compiled: Compiled, facts: Facts, near: bool, part: str | None = None) -> list[ast.AST]:
     """The program for these facts: the rules that can fire for them (:mod:`pybridge.ground.specialise`);
-    ``near`` adds the near misses."""
+    ``near`` adds the near misses. ``part``: only the statements of that part (:data:`RULES`,
+    :data:`WHY`, :data:`WHY_NEAR`; None: all)."""
     base = _parsed(compiled.text)
     statements = base + (_parsed(compiled.near_text) if near else ())
     if not specialise.ENABLED or not compiled.shapes:
-        return list(statements)
-    return [statements[i] for i in _kept(compiled, facts, near)]
+        kept: Iterable[int] = range(len(statements))
+    else:
+        kept = _kept(compiled, facts, near)
+    return [statements[i] for i in _in_part(compiled, kept, part)]
 
 
-def _statements_text(compiled: Compiled, facts: Facts, near: bool) -> list[str]:
+def _in_part(compiled: Compiled, kept: Iterable[int], part: str | None) -> Iterable[int]:
+    """The statements among ``kept`` (indices of the program, then of its near misses) of a part."""
+    if part is None:
+        return kept
+    layer, size = _why_layer(compiled), _count(compiled.text)
+    if part == RULES:
+        return (i for i in kept if i < size and i not in layer)
+    return (i for i in kept if i >= size or i in layer)
+
+
+_layers: dict[int, tuple[Compiled, frozenset[int]]] = {}
+
+
+def _why_layer(compiled: Compiled) -> frozenset[int]:
+    """The statements of a compiled program that make its why layer: every statement whose heads are
+    all of the layer's own predicates (cites ``_c_``, near misses ``_nm``, a verdict's cites ``_v``).
+    No rule of the program reads them (the near misses are all of the layer)."""
+    found = _layers.get(id(compiled))
+    if found is None or found[0] is not compiled:
+        layer = frozenset(i for i, shape in enumerate(compiled.shapes) if shape is not None and shape[1]
+                          and all(_of_the_layer(name) for name, _, _ in shape[1]))
+        found = (compiled, layer)
+        with _tables:
+            _layers[id(compiled)] = found
+            if len(_layers) > 64:
+                _layers.pop(next(iter(_layers)))
+    return found[1]
+
+
+def _of_the_layer(name: str) -> bool:
+    return name == "_v" or name.startswith(("_c_", "_nm"))
+
+
+def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | None = None) -> list[str]:
     """:func:`_statements` as the texts of the program and, with ``near``, of its near misses, for a
     program this process has not run: parsing them costs only the statements kept. A statement left
     out is an empty line, so every statement keeps its line and clingo's messages name the same
     place either way. The compiler writes a statement a line (see :func:`_a_statement_a_line`);
     clingo's parse puts a ``#program base.`` of its own first, so statement ``i`` of a part is its
-    line ``i - 1``."""
-    parts = [program_lines(compiled.text)] + ([program_lines(compiled.near_text)] if near else [])
+    line ``i - 1``. ``part``: only that part's statements (its other lines empty too); the program's
+    rules leave out the near misses' text."""
+    parts = [program_lines(compiled.text)] + ([program_lines(compiled.near_text)] if near and part != RULES else [])
     if not specialise.ENABLED or not compiled.shapes:
-        return ["\n".join(lines) for lines in parts]
-    kept = set(_kept(compiled, facts, near))
+        kept: Iterable[int] = range(sum(len(lines) + 1 for lines in parts))
+    else:
+        kept = _kept(compiled, facts, near)
+    chosen = set(_in_part(compiled, kept, part))
     texts, first = [], 0  # first: the index of the part's own #program base. among all statements
     for lines in parts:
-        texts.append("\n".join(line if first + 1 + n in kept else "" for n, line in enumerate(lines)))
+        texts.append("\n".join(line if first + 1 + n in chosen else "" for n, line in enumerate(lines)))
         first += len(lines) + 1
     return texts
 
@@ -338,24 +429,6 @@ def _kept(compiled: Compiled, facts: Facts, near: bool) -> tuple[int, ...]:
     """The statements the specialiser keeps for a run, ``near`` with the near misses (a fixpoint
     over the program alone, and for the near misses one going on from it)."""
     return specialise.kept(_shapes(compiled, near=near), facts.key).statements
-
-
-def _near_up_front(compiled: Compiled, facts: Facts) -> bool:
-    """Whether to ground the near misses in the first run: where the specialiser finds that a
-    defeater can hold and leaves few near rules (a tenth of the rules or fewer), adding them costs
-    less than the second run that a defeater holding would need. Otherwise the run goes without them
-    and runs again only if a defeater does hold. Either way the answer is the same. (Defeaters are
-    derived by the program's own statements: the program alone tells whether one can hold, and the
-    near misses are read only then.)"""
-    if not specialise.ENABLED or not compiled.shapes:
-        return False
-    kept = specialise.kept(_shapes(compiled, near=False), facts.key)
-    if not any(tuple(d) in kept.predicates for d in compiled.defeaters):
-        return False
-    kept = specialise.kept(_shapes(compiled, near=True), facts.key)
-    base = _count(compiled.text)
-    near = sum(1 for i in kept.statements if i >= base)
-    return near * 10 <= len(kept.statements) - near
 
 
 _indexed: dict[tuple[int, bool], tuple[Compiled, specialise.Program]] = {}
@@ -469,23 +542,22 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
     # situation's, and is the same whatever the situation.
     deadline = time.monotonic() + time_limit
     given = Facts(facts)
-    near = _near_up_front(compiled, given)
-    keep = mode in GRAPH_MODES or graph
-    shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=keep)
+    shown, control, near = _run(compiled, given, time_limit, deadline, first=not _run_before(compiled))
     present = frozenset(s for s in all_witnesses if shown.get(s[0]))
-    defeated = any(shown.get(d[0]) for d in compiled.defeaters)
-    if (mode == "check" and present & set(compiled.absent)) or (defeated and not near):
+    if mode == "check" and present & set(compiled.absent):  # the guess missed: the layer that covers it
         compiling = time.monotonic()
-        near = near or defeated
         absent = all_witnesses - present
         if near:
             # A witness with no atom may still be nearly derived (an effect set aside nearly replaces a
             # property): one the situation's effects may bring about keeps its near misses.
             possible = expected if expected is not None else all_witnesses
             absent -= set(compiled.near_witnesses) & possible
-        compiled = program(game_name, mode, frozenset(absent) if mode == "check" else frozenset())
+        compiled = program(game_name, mode, frozenset(absent))
         deadline += time.monotonic() - compiling
-        shown, control = _run(compiled, given, time_limit, deadline, near=near, keep=keep)
+        shown, control, near = _run(compiled, given, time_limit, deadline, first=not _run_before(compiled),
+                                    near=near)
+    if not (mode in GRAPH_MODES or graph):
+        control = None
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
         raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "

@@ -378,19 +378,19 @@ def text_key(text: str) -> frozenset:
                     value = token
                 else:
                     value = None  # #inf, #sup: anything
-            else:
+            else:  # inside a term: count its elements, where a comma only ends one ("(1,)" has one)
                 if token.endswith("("):
                     if depth == 1 and empty:
-                        count, empty = 1, False
+                        count, empty = count + 1, False
                     depth += 1
                 elif token == ")":
                     depth -= 1
                     if depth == 0:
                         value = f"{name}/{count}" if count else name
                 elif token == "," and depth == 1:
-                    count += 1
+                    empty = True
                 elif depth == 1 and empty:
-                    count, empty = 1, False
+                    count, empty = count + 1, False
         found.add((head[:-1], len(arguments), tuple(arguments)))
     return frozenset(found)
 
