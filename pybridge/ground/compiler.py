@@ -53,7 +53,7 @@ from pybridge.game.cache import combined_key, content_key, save_fingerprints
 from pybridge.game.encodings import asp_root, banner_id, relative_name
 from pybridge.ground import specialise, terms
 
-COMPILER_VERSION = "11"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "12"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
