@@ -9,11 +9,13 @@ size with --cards), one seed per situation, written as one JSONL file. The confi
 
 - batch: the machinery of `ccg-judge batch --jobs N` (pybridge.tools.batch: LocalPool, run, RowWriter to
   /dev/null), driven through the API so each worker's memory samples can be read; the same code
-  path as the command.
+  path as the command. One row per allocator of the workers: glibc's malloc, and jemalloc or
+  mimalloc where installed (CCG_JUDGE_ALLOCATOR; the batch itself takes the first installed).
 - naive loop: `api.check` on each situation in turn, in one fresh process.
 - plain clingo: `ccg-judge facts` for each situation (done before the clock starts), then, in one
   fresh process, for each: clingo.Control, load asp/berserk/main.lp, add the facts, ground, solve,
   as `python -m clingo asp/berserk/main.lp facts.lp` would, without a process start per situation.
+  With --jobs N > 1, also N such processes at once, each on its share: plain clingo on N cores.
 - packed clingo (with --packing): the rules rewritten so that every atom carries a situation index,
   and K situations ground and solved in one Control, against K separate Controls over the same
   pre-parsed rules; the answers are compared situation by situation.
@@ -45,9 +47,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
-from boards import board  # noqa: E402
+from boards import MIXES, board  # noqa: E402
 
-from pybridge.tools.batch import chunk_size  # noqa: E402
+from pybridge.tools.batch import ALLOCATOR_VARIABLE, chunk_size  # noqa: E402
 
 MB = 1024 * 1024
 
@@ -56,12 +58,12 @@ MB = 1024 * 1024
 # Inputs
 
 
-def situations(count: int, cards: int | None, seed: int) -> list[dict]:
+def situations(count: int, cards: int | None, seed: int, mix: str = "plain") -> list[dict]:
     rng = random.Random(f"batch-bench:{seed}")
     made = []
     for i in range(count):
         size = cards or rng.randint(10, 60)
-        made.append(board(size, rng.randint(0, 8), seed=seed * 1_000_003 + i))
+        made.append(board(size, rng.randint(0, 8), seed=seed * 1_000_003 + i, mix=mix))
     return made
 
 
@@ -116,12 +118,12 @@ def drift(samples: list[tuple[int, int]], total: int) -> float | None:
 
 
 def run_batch(jsonl: Path, jobs: int, chunk: int, recycle: int) -> dict:
+    from msgspec import field
+
     from pybridge.tools import batch
 
-    class Timeline(batch.Summary):
-        def __init__(self) -> None:
-            super().__init__()
-            self.samples: list[tuple[int, int, int]] = []  # (situations done in all, pid, rss)
+    class Timeline(batch.Summary):  # a msgspec Struct: a field with a factory, no __init__ of its own
+        samples: list[tuple[int, int, int]] = field(default_factory=list)  # (situations done in all, pid, rss)
 
         def record(self, sample: batch.WorkerSample) -> None:
             super().record(sample)
@@ -307,13 +309,48 @@ def run_packing(jsonl: Path, group: int) -> dict:
 # Driver
 
 
-def in_fresh_process(kind: str, *args) -> dict:
-    """Run one configuration in a new interpreter, so memory and caches start from nothing."""
+def in_fresh_process(kind: str, *args, allocator: str | None = None) -> dict:
+    """Run one configuration in a new interpreter, so memory and caches start from nothing
+    (``allocator``: the batch workers' CCG_JUDGE_ALLOCATOR)."""
     command = [sys.executable, __file__, "--run", kind, *map(str, args)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = dict(os.environ, **({ALLOCATOR_VARIABLE: allocator} if allocator else {}))
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise SystemExit(f"{kind} failed:\n{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def clingo_in_processes(facts_file: Path, processes: int, work: Path) -> dict:
+    """Plain clingo in ``processes`` processes at once, each on its share of the situations: the
+    throughput two cores give plain clingo, to set beside ``batch --jobs 2``."""
+    lines = facts_file.read_text(encoding="utf-8").splitlines(keepends=True)
+    parts = []
+    for k in range(processes):
+        part = work / f"{facts_file.stem}-part{k}.jsonl"
+        part.write_text("".join(lines[k::processes]), encoding="utf-8")
+        parts.append(part)
+    running = [subprocess.Popen([sys.executable, __file__, "--run", "clingo", str(part)], stdout=subprocess.PIPE,
+                                text=True) for part in parts]
+    results = [json.loads(proc.communicate()[0].strip().splitlines()[-1]) for proc in running]
+    if any(proc.returncode for proc in running):
+        raise SystemExit("plain clingo in processes failed")
+    # Each process's own clock, from its first situation (its start and imports left out, which
+    # the batch rows include): the stricter comparison for ccg-judge.
+    return {"situations": sum(r["situations"] for r in results), "errors": 0,
+            "seconds": max(r["seconds"] for r in results), "peak": max(r["peak"] for r in results),
+            "growth": max((r["growth"] for r in results if r["growth"] is not None), default=None),
+            "workers": processes, "cpu": sum(r["cpu"] for r in results),
+            "drift": max((r["drift"] for r in results if r["drift"] is not None), default=None)}
+
+
+def allocators_to_measure() -> list[str]:
+    """glibc's malloc, and each faster allocator installed here (said once when there is none)."""
+    from pybridge.tools.batch import FASTER_ALLOCATORS, _installed
+
+    found = [name for name in FASTER_ALLOCATORS if _installed(name)]
+    if not found:
+        print("no jemalloc or mimalloc installed: the batch workers are measured on glibc's malloc only")
+    return ["glibc", *found]
 
 
 def _median(results: list[dict], key: str):
@@ -337,11 +374,25 @@ def table(rows: list[tuple[str, list[dict]]]) -> str:
     return "\n".join(lines)
 
 
+def against_clingo(rows: list[tuple[str, list[dict]]]) -> str:
+    """Each batch row's throughput over plain clingo's on as many processes (same run)."""
+    rate = {name: statistics.median(r["situations"] / r["seconds"] for r in results) for name, results in rows}
+    clingo = next((r for name, r in rate.items() if "processes at once" in name),
+                  next((r for name, r in rate.items() if name.startswith("plain clingo")), None))
+    if clingo is None:
+        return ""
+    return "\n".join(f"{name}: x{r / clingo:.2f} plain clingo's situations/s on as many processes"
+                     for name, r in rate.items() if name.startswith("ccg-judge batch"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="20 situations, one run of each configuration")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--cards", type=int, default=None, help="every situation this many cards (default: 10-60)")
+    parser.add_argument("--mix", choices=MIXES, default="plain",
+                        help="the kind of board (bench/boards.py): plain, while (the viewer's own hidden cards "
+                             "with a `while` feature), air (many flyers and spells in hand)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=None, help="default: as ccg-judge batch chooses")
     parser.add_argument("--recycle", type=int, default=1000)
@@ -372,18 +423,20 @@ def main() -> None:
 
     sizes, repeat = ([20], 1) if args.quick else (args.sizes, args.repeat)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start; "
-          f"Python {sys.version.split()[0]}; situations of {args.cards or '10-60'} cards, 0-8 hidden; "
+          f"Python {sys.version.split()[0]}; {args.mix} situations of {args.cards or '10-60'} cards, 0-8 hidden; "
           f"{repeat} run(s) each, medians")
+    allocators = allocators_to_measure() if "batch" not in args.skip else []
     with tempfile.TemporaryDirectory(prefix="ccg-judge-bench-") as work:
         for size in sizes:
             jsonl = Path(work) / f"situations-{size}.jsonl"
-            write_jsonl(situations(size, args.cards, args.seed), jsonl)
+            write_jsonl(situations(size, args.cards, args.seed, args.mix), jsonl)
             rows = []
             chunk = args.chunk or chunk_size(size, args.jobs)
             if "batch" not in args.skip:
-                rows.append((f"ccg-judge batch --jobs {args.jobs}",
-                             [in_fresh_process("batch", jsonl, args.jobs, chunk, args.recycle)
-                              for _ in range(repeat)]))
+                for allocator in allocators:
+                    rows.append((f"ccg-judge batch --jobs {args.jobs}, workers on {allocator}",
+                                 [in_fresh_process("batch", jsonl, args.jobs, chunk, args.recycle, allocator=allocator)
+                                  for _ in range(repeat)]))
             if "naive" not in args.skip:
                 rows.append(("naive loop of api.check (1 process)",
                              [in_fresh_process("naive", jsonl) for _ in range(repeat)]))
@@ -392,7 +445,11 @@ def main() -> None:
                 in_fresh_process("facts", jsonl, facts)
                 rows.append(("plain clingo on the dumped facts (1 process)",
                              [in_fresh_process("clingo", facts) for _ in range(repeat)]))
+                if args.jobs > 1:
+                    rows.append((f"plain clingo on the dumped facts ({args.jobs} processes at once)",
+                                 [clingo_in_processes(facts, args.jobs, Path(work)) for _ in range(repeat)]))
             print(f"\n{size} situations\n" + table(rows))
+            print(against_clingo(rows))
             for group in args.packing or []:
                 result = in_fresh_process("packing", jsonl, group)
                 gain = result["separate"] / result["packed"]

@@ -2,11 +2,18 @@
 
 A board is an ordinary mid-game situation: one hero per player, creatures in the cells of both
 halves (front rows first), the rest in flying zones, hands, decks and graveyards; a few effects
-with timestamps; `hidden` of the creatures in cells face down. Built from the catalogue's cards."""
+with timestamps; `hidden` of the creatures in cells face down. Built from the catalogue's cards.
+
+Mixes, the kinds of board users bring beside the plain one:
+- ``while``: the viewer's own hidden cards are cards with a feature that holds only "while" a
+  condition does (found in the catalogue), as on half of real boards of 30 cards or more;
+- ``air``: most cards off the field are flyers and spells in hand, so that candidates pair every
+  flyer with every creature and every spell with every creature and value of X."""
 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 CREATURES = ["Посвященный Дзара", "Бегущая по кронам", "Резчик идолов", "Демон зависти", "Ассасин",
@@ -15,12 +22,47 @@ FLYERS = ["Ледяной змей", "Мерцающий змей"]
 HERO = "Гиуэль"
 SPELLS = ["Ядовитое пламя"]
 PLAYERS = ("p1", "p2")
+VIEWER = "p1"
 COLUMNS, ROWS = 5, 3
 
 
-def board(cards: int, hidden: int, *, seed: int = 0) -> dict[str, Any]:
+MIXES = ("plain", "while", "air")
+# Where the cards that are not in cells go, per mix (a zone drawn for each).
+OFF_FIELD = {"plain": ["flying", "hand", "hand", "deck", "graveyard"],
+             "while": ["flying", "hand", "hand", "deck", "graveyard"],
+             "air": ["flying", "flying", "flying", "hand", "hand", "hand", "deck"]}
+
+
+@lru_cache(maxsize=1)
+def while_cards() -> tuple[str, ...]:
+    """The benchmark's creatures with a feature that holds only while a condition does."""
+    from pybridge.game.catalogue import load_game
+
+    game = load_game("berserk")
+    named = {card.get("name"): card for card in game.cards.values()}
+    return tuple(name for name in CREATURES if "'while'" in repr(named[name].get("features", ())))
+
+
+def _hide(rng: random.Random, made: list[dict[str, Any]], hidden: int, mix: str) -> None:
+    """Turn `hidden` cards in cells face down; in the ``while`` mix, the viewer's first (at least
+    one, half of them rounded up) become cards with a `while` feature."""
+    in_cells = [c for c in made if "cell" in c]
+    chosen = rng.sample(in_cells, min(hidden, len(in_cells)))
+    if mix == "while" and hidden:
+        own = [c for c in in_cells if c["controller"] == VIEWER]
+        mine = rng.sample(own, min(len(own), (hidden + 1) // 2))
+        chosen = mine + [c for c in chosen if c not in mine][:hidden - len(mine)]
+        for k, card in enumerate(mine):  # each such card in turn, so every kind of condition is there
+            card["card"] = while_cards()[k % len(while_cards())]
+    for card in chosen:
+        card["hidden"] = True
+
+
+def board(cards: int, hidden: int, *, seed: int = 0, mix: str = "plain") -> dict[str, Any]:
     """A situation with `cards` cards in all (heroes included), `hidden` of them face down."""
-    rng = random.Random(f"{seed}:{cards}:{hidden}")
+    if mix not in MIXES:
+        raise ValueError(f"unknown board mix {mix!r}: expected one of {', '.join(MIXES)}")
+    rng = random.Random(f"{seed}:{cards}:{hidden}" + ("" if mix == "plain" else f":{mix}"))
     made: list[dict[str, Any]] = []
     for p in PLAYERS:
         made.append({"id": f"{p}-hero", "card": HERO, "controller": p, "arrived": 1})
@@ -40,14 +82,14 @@ def board(cards: int, hidden: int, *, seed: int = 0) -> dict[str, Any]:
             card.update(card=rng.choice(CREATURES), cell={"column": column, "row": row},
                         arrived=rng.choice([1, 2, 3, 4]), open=rng.random() < 0.8)
         else:
-            zone = rng.choice(["flying", "hand", "hand", "deck", "graveyard"])
-            card.update(zone=zone, card=rng.choice(FLYERS if zone == "flying" else CREATURES + SPELLS))
+            zone = rng.choice(OFF_FIELD[mix])
+            pool = FLYERS if zone == "flying" else SPELLS if mix == "air" and zone == "hand" else CREATURES + SPELLS
+            card.update(zone=zone, card=rng.choice(pool))
             if zone == "flying":
                 card["arrived"] = 2
         made.append(card)
+    _hide(rng, made, hidden, mix)
     in_cells = [c for c in made if "cell" in c]
-    for card in rng.sample(in_cells, min(hidden, len(in_cells))):
-        card["hidden"] = True
     effects = []
     creatures = [c["id"] for c in in_cells]
     for i in range(max(1, cards // 10)):
@@ -62,7 +104,7 @@ def board(cards: int, hidden: int, *, seed: int = 0) -> dict[str, Any]:
             effect["what"] = rng.choice(["strike_attack", "shot"])
         effects.append(effect)
     return {
-        "game": "berserk", "viewpoint": "p1",
+        "game": "berserk", "viewpoint": VIEWER,
         "turn": {"number": 4, "active": "p1", "stage": "main", "phase": "choice"},
         "players": [{"id": "p1", "first": True}, {"id": "p2"}],
         "cards": made, "effects": effects,

@@ -8,16 +8,25 @@ includes docs/snippets/speed.md, written this way).
 Columns, each the median (and p99) CPU time of one situation, in milliseconds:
   floor    plain clingo: a fresh Control, the game's main.lp, the facts `ccg-judge facts` dumps,
            ground, solve, read the shown atoms (what `python -m clingo` does, in-process);
+  oracle   plain clingo on an oracle's trim of main.lp for this situation: only the rules that have
+           a ground instance on its facts, read off clingo's own grounding (bench/oracle.py; its
+           answer is compared with the floor's). The least any specialiser could keep: check/oracle
+           shows the room left to that limit;
   check    warm `pybridge.api.check` (cites and first-level reasons), from the loaded situation;
   trees    warm `api.check(trees=True)` (every verdict's graph in full);
   explain  warm `api.explain` of one listed action, with its full graph;
 (warm: the rules compiled and parsed in this process; what the specialiser found for a situation's
 shape is forgotten before every run, so each run pays for it as a new situation would)
-and the ratios to the floor, the size of `check --json`, and, for cold processes, the CPU time of
+and the ratios to the floor (check also to the oracle), how many solves (clingo Controls) a check
+makes, the size of `check --json`, and, for cold processes, the CPU time of
 `ccg-judge check S --json` against `python -m clingo main.lp facts.lp` (medians of 11 runs each,
 taken in turns), and peak RSS.
-Situations: every ruling file (as one group per game) and generated Berserk boards of 10, 30, 60 and
-120 cards with 0, 3 and 8 hidden cards (bench/boards.py, fixed seed). Times are CPU times of the
+Situations: every ruling file (as one group per game) and generated Berserk boards of 10, 30, 60,
+120 and 240 cards with 0, 3 and 8 hidden cards (bench/boards.py, fixed seed), plain and in the mixes
+users bring: `while` (the viewer's own hidden cards have a feature that holds only while a condition
+does) and `air` (many flyers and spells in hand). Boards over the default limits are judged with the
+limits raised through their documented variables (CCG_JUDGE_MAX_CARDS, CCG_JUDGE_MAX_JUDGEMENTS),
+and the output says so. Times are CPU times of the
 measuring process (or of the child, for cold runs), so other load on the machine matters less than
 for wall time; read the ratios, which are measured in the same process.
 
@@ -45,10 +54,14 @@ import clingo
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))  # this checkout's pybridge, not an installed one
 
 from boards import board  # noqa: E402
 
+import oracle  # noqa: E402
+
 from pybridge import api  # noqa: E402
+from pybridge.errors import JudgeError  # noqa: E402
 from pybridge.game.catalogue import load_game  # noqa: E402
 from pybridge.game.encodings import entry_file  # noqa: E402
 from pybridge.ground import specialise  # noqa: E402
@@ -57,8 +70,15 @@ from pybridge.input.situation import load_situation, situation_from_data  # noqa
 from pybridge.report.render import to_json  # noqa: E402
 from pybridge.tools.rulings import ruling_files  # noqa: E402
 
-SIZES = [(10, 0), (10, 3), (30, 0), (30, 3), (30, 8), (60, 0), (60, 3), (60, 8), (120, 0), (120, 3), (120, 8)]
-QUICK_SIZES = [(10, 0), (30, 3), (60, 3), (120, 8)]
+SIZES = [(10, 0, "plain"), (10, 3, "plain"), (30, 0, "plain"), (30, 3, "plain"), (30, 8, "plain"), (60, 0, "plain"),
+         (60, 3, "plain"), (60, 8, "plain"), (120, 0, "plain"), (120, 3, "plain"), (120, 8, "plain"),
+         (30, 3, "while"), (60, 8, "while"), (30, 3, "air"), (60, 8, "air"), (240, 8, "plain")]
+QUICK_SIZES = [(10, 0, "plain"), (30, 3, "plain"), (60, 3, "plain"), (120, 8, "plain"), (30, 3, "while"),
+               (30, 3, "air")]
+# The limits a board the defaults refuse is judged with (the defaults: 150 cards, 6,000 judgements),
+# through the variables a user would set: the 240-card board gives 21,298 judgements, the 60-card
+# air board 7,707. (An air board of 120 cards does not finish grounding within the default 20 s.)
+RAISED_LIMITS = {"CCG_JUDGE_MAX_CARDS": "300", "CCG_JUDGE_MAX_JUDGEMENTS": "100000"}
 
 
 def cpu(run) -> float:
@@ -83,21 +103,61 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def solves_of_a_check(situation) -> int:
+    """How many clingo Controls one check makes (a second solve shows as 2)."""
+    made = [0]
+    plain_init = clingo.Control.__init__
+
+    def counting_init(self, *args, **kwargs):
+        made[0] += 1
+        plain_init(self, *args, **kwargs)
+
+    clingo.Control.__init__ = counting_init
+    try:
+        specialise.forget()
+        api.check(situation)
+    finally:
+        clingo.Control.__init__ = plain_init
+    return made[0]
+
+
+def oracle_program(game: str, facts: str) -> tuple[str, int, int, bool]:
+    """The oracle's trim for these facts, the rules it keeps of those with a body, and whether
+    its answer is the whole program's."""
+    main_lp = entry_file(game, load_game(game).entry)
+    text, fired, with_body = oracle.trimmed_text(main_lp, facts)
+    whole = main_lp.read_text(encoding="utf-8").replace('#include "', f'#include "{main_lp.parent}/')
+    return text, fired, with_body, oracle.shown(text, facts) == oracle.shown(whole, facts)
+
+
+def trimmed_floor(text: str, facts: str) -> None:
+    ctl = clingo.Control(["--models=2", "--warn=none"])
+    ctl.add("base", [], text)
+    ctl.add("base", [], facts)
+    ctl.ground([("base", [])])
+    ctl.solve(on_model=lambda m: m.symbols(shown=True))
+
+
 def measure(situation, repeat: int) -> dict[str, list[float]]:
     """Interleaved runs of each column, so drift in the machine's load hits all alike."""
     game = situation.game
     facts = render_facts(api.facts_for(situation))
     report = api.check(situation)  # warm: the rules are compiled and cached once per process
     action = report.verdicts[len(report.verdicts) // 2].action if report.verdicts else None
-    times: dict[str, list[float]] = {"floor": [], "check": [], "trees": [], "explain": []}
+    trimmed, fired, with_body, same = oracle_program(game, facts)
+    times: dict[str, list[float]] = {"floor": [], "oracle": [], "check": [], "trees": [], "explain": []}
     for _ in range(repeat):
         times["floor"].append(cpu(lambda: floor(game, facts)))
+        times["oracle"].append(cpu(lambda: trimmed_floor(trimmed, facts)))
         times["check"].append(cpu(lambda: api.check(situation)))
         times["trees"].append(cpu(lambda: api.check(situation, trees=True)))
         if action is not None:
             times["explain"].append(cpu(lambda: api.explain(situation, action)))
     times["json_kb"] = [len(to_json(report, indent=None).encode("utf-8")) / 1000]
     times["verdicts"] = [len(report.verdicts)]
+    times["solves"] = [solves_of_a_check(situation)]
+    times["oracle_rules"] = [fired, with_body]
+    times["oracle_same"] = [int(same)]
     return times
 
 
@@ -148,45 +208,63 @@ def peak_rss_mb(data: dict) -> float:
 
 def row(name: str, times: dict[str, list[float]]) -> str:
     f = statistics.median(times["floor"])
-    cells = [f"{name:<16}", f"{int(times['verdicts'][0]):>5}", f"{f:>7.1f} {percentile(times['floor'], .99):>7.1f}"]
+    o = statistics.median(times["oracle"])
+    cells = [f"{name:<22}", f"{int(times['verdicts'][0]):>5}", f"{f:>7.1f} {percentile(times['floor'], .99):>7.1f}",
+             f"{o:>7.1f} {o / f:>5.2f}x"]
     for column in ("check", "trees", "explain"):
         values = times[column]
         if values:
             m = statistics.median(values)
             cells.append(f"{m:>7.1f} {percentile(values, .99):>7.1f} {m / f:>5.2f}x")
+            if column == "check":
+                cells.append(f"{m / o:>5.2f}x")
         else:
             cells.append(f"{'-':>7} {'-':>7} {'-':>6}")
+    cells.append(f"{_solves(times):>6}")
     cells.append(f"{times['json_kb'][0]:>8.1f}")
     return "  ".join(cells)
 
 
-HEADER = (f"{'situations':<16}  {'verd.':>5}  {'floor p50':>7} {'p99':>7}  {'check p50':>7} {'p99':>7} {'/floor':>6}"
-          f"  {'trees p50':>7} {'p99':>7} {'/floor':>6}  {'explain':>7} {'p99':>7} {'/floor':>6}  {'json KB':>8}")
+def _solves(times: dict[str, list[float]]) -> str:
+    """Solves per check: one number for a board, the range over a group of ruling files."""
+    low, high = min(times["solves"]), max(times["solves"])
+    return f"{low:g}" if low == high else f"{low:g}-{high:g}"
+
+
+HEADER = (f"{'situations':<22}  {'verd.':>5}  {'floor p50':>7} {'p99':>7}  {'oracle':>7} {'/floor':>6}  "
+          f"{'check p50':>7} {'p99':>7} {'/floor':>6} {'/oracl':>6}"
+          f"  {'trees p50':>7} {'p99':>7} {'/floor':>6}  {'explain':>7} {'p99':>7} {'/floor':>6}  {'solves':>6}"
+          f"  {'json KB':>8}")
 
 
 def markdown_row(name: str, times: dict[str, list[float]]) -> str:
     """The row as the documentation shows it: medians, and each column's ratio to the floor."""
     f = statistics.median(times["floor"])
-    cells = [name, f"{times['verdicts'][0]:g}", f"{f:.1f}"]
+    o = statistics.median(times["oracle"])
+    cells = [name, f"{times['verdicts'][0]:g}", f"{f:.1f}", f"{o:.1f}", f"{o / f:.2f}×"]
     for column in ("check", "trees", "explain"):
         values = times[column]
         m = statistics.median(values) if values else None
         cells += [f"{m:.1f}", f"{m / f:.2f}×"] if m is not None else ["–", "–"]
-    cells.append(f"{times['json_kb'][0]:.0f} KB")
+        if column == "check":
+            cells.append(f"{m / o:.2f}×" if m is not None else "–")
+    cells += [_solves(times), f"{times['json_kb'][0]:.0f} KB"]
     return "| " + " | ".join(cells) + " |"
 
 
-MARKDOWN_HEADER = ("| situations | verdicts | floor | check | /floor | trees | /floor | explain | /floor | JSON |\n"
-                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+MARKDOWN_HEADER = ("| situations | verdicts | floor | oracle | /floor | check | /floor | /oracle | trees | /floor "
+                   "| explain | /floor | solves | JSON |\n"
+                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 
 
 def measure_row(spec: str, repeat: int, quick: bool) -> dict[str, list[float]]:
     """One row of the table, measured in this process: ``rulings:GAME`` (each ruling file of the
     game contributes its medians, so the row's figures are medians of medians) or
-    ``board:CARDS:HIDDEN``."""
+    ``board:CARDS:HIDDEN:MIX``."""
     kind, *rest = spec.split(":")
     if kind == "board":
-        return measure(situation_from_data(board(int(rest[0]), int(rest[1]))), repeat)
+        situation, refused = within_limits(board(int(rest[0]), int(rest[1]), mix=rest[2]))
+        return {**measure(situation, repeat), "refused": [refused] if refused else []}
     merged: dict[str, list] = {}
     for path in ruling_files([ROOT / "tests" / "rulings"])[:: 4 if quick else 1]:
         situation = load_situation(path)
@@ -195,9 +273,25 @@ def measure_row(spec: str, repeat: int, quick: bool) -> dict[str, list[float]]:
         for k, v in measure(situation, max(3, repeat // 3)).items():
             merged.setdefault(k, []).append(statistics.median(v) if v else None)
     merged = {k: [x for x in v if x is not None] for k, v in merged.items()}
+    merged["oracle_same"] = [min(merged["oracle_same"])]
+    merged["oracle_rules"] = [statistics.median(merged["oracle_rules"][0::2]), statistics.median(merged["oracle_rules"][1::2])]
     merged["json_kb"] = [statistics.median(merged["json_kb"])]
     merged["verdicts"] = [statistics.median(merged["verdicts"])]
     return merged
+
+
+def within_limits(data: dict):
+    """The board as a situation, and None; or, when the default limits refuse it, the situation
+    judged from now on with RAISED_LIMITS (set in this row's process) and the refusal."""
+    try:
+        situation = situation_from_data(data)
+        api.check(situation)
+        return situation, None
+    except JudgeError as exc:
+        if "CCG_JUDGE_MAX_" not in exc.message:
+            raise
+        os.environ.update(RAISED_LIMITS)
+        return situation_from_data(data), exc.message
 
 
 def in_a_process_of_its_own(spec: str, repeat: int, quick: bool) -> dict[str, list[float]]:
@@ -206,6 +300,17 @@ def in_a_process_of_its_own(spec: str, repeat: int, quick: bool) -> dict[str, li
     if run.returncode != 0:
         raise SystemExit(f"measuring {spec} failed:\n{run.stderr}")
     return json.loads(run.stdout)
+
+
+def _row_notes(name: str, times: dict) -> list[str]:
+    """What a row's table cannot show: the oracle's trim, a differing answer, raised limits."""
+    fired, with_body = times["oracle_rules"]
+    note = (f"- {name}: the oracle keeps {fired:.0f} of {with_body:.0f} rules with a body"
+            + ("" if times["oracle_same"][0] else "; ITS ANSWER DIFFERS from the whole program's"))
+    for refused in times.get("refused", []):
+        note += (f"; the default limits refuse it ({refused.rstrip('.')}), judged with "
+                 + ", ".join(f"{k}={v}" for k, v in RAISED_LIMITS.items()))
+    return [note]
 
 
 def commit() -> str:
@@ -219,6 +324,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer boards and repeats")
     parser.add_argument("--repeat", type=int, default=None, help="runs per situation and column")
     parser.add_argument("--markdown", type=Path, help="also write the results as Markdown tables to this file")
+    parser.add_argument("--no-rulings", action="store_true",
+                        help="leave out the ruling files' rows (the boards and cold runs only)")
     parser.add_argument("--row", help=argparse.SUPPRESS)  # one row, in a process of its own, as JSON
     args = parser.parse_args()
     repeat = args.repeat or (5 if args.quick else 11)
@@ -235,29 +342,39 @@ def main() -> None:
                 f"(load average {os.getloadavg()[0]:.1f} at the start): CPU milliseconds per situation, medians "
                 f"of {repeat} interleaved runs, each row in a process of its own.", "", MARKDOWN_HEADER]
     games = sorted({load_situation(p).game for p in ruling_files([ROOT / "tests" / "rulings"])})
-    for game in games:
+    notes: list[str] = []
+    for game in [] if args.no_rulings else games:
         merged = in_a_process_of_its_own(f"rulings:{game}", repeat, args.quick)
         print(row(f"rulings {game} ({len(merged['floor'])})", merged), flush=True)
         markdown.append(markdown_row(f"rulings, {game} ({len(merged['floor'])}, median)", merged))
+        notes += _row_notes(f"rulings {game}", merged)
     boards = {}
-    for cards, hidden in (QUICK_SIZES if args.quick else SIZES):
-        boards[(cards, hidden)] = board(cards, hidden)
-        times = in_a_process_of_its_own(f"board:{cards}:{hidden}", repeat, args.quick)
-        print(row(f"board {cards}/{hidden} hidden", times), flush=True)
-        markdown.append(markdown_row(f"board of {cards} cards, {hidden} hidden", times))
-    print()
+    for cards, hidden, mix in (QUICK_SIZES if args.quick else SIZES):
+        boards[(cards, hidden, mix)] = board(cards, hidden, mix=mix)
+        times = in_a_process_of_its_own(f"board:{cards}:{hidden}:{mix}", repeat, args.quick)
+        named = f"board {cards}/{hidden}" + ("" if mix == "plain" else f" {mix}")
+        print(row(named, times), flush=True)
+        markdown.append(markdown_row(f"board of {cards} cards, {hidden} hidden" + ("" if mix == "plain" else f", {mix}"),
+                                     times))
+        notes += _row_notes(named, times)
+    print("\n".join(notes) + "\n")
+    markdown += ["", *notes]
     markdown += ["", "New processes (CPU ms, medians of runs taken in turns):", "",
                  "| situation | `ccg-judge check --format json` | `python -m clingo` | ratio |", "|---|---:|---:|---:|"]
     with tempfile.TemporaryDirectory() as tmp:
         for name, path in (("example", ROOT / "examples" / "berserk" / "first-turn-rush.yaml"),
-                           ("board 30/3", Path(tmp) / "board-30-3.json")):
+                           ("board 30/3", Path(tmp) / "board-30-3-plain.json"),
+                           ("board 30/3 while", Path(tmp) / "board-30-3-while.json"),
+                           ("board 30/3 air", Path(tmp) / "board-30-3-air.json")):
             if not path.exists():
-                path.write_text(json.dumps(boards.get((30, 3)) or board(30, 3), ensure_ascii=False), encoding="utf-8")
+                cards, hidden, mix = path.stem.split("-")[1:]
+                data = boards.get((int(cards), int(hidden), mix)) or board(int(cards), int(hidden), mix=mix)
+                path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
             ours, theirs = cold(path, 3 if args.quick else 11)
             print(f"cold {name:<12} ccg-judge check --format json {ours:7.1f} ms CPU   python -m clingo {theirs:7.1f} ms"
                   f" CPU   ratio {ours / theirs:4.2f}x")
             markdown.append(f"| {name} | {ours:.1f} | {theirs:.1f} | {ours / theirs:.2f}× |")
-    peak = peak_rss_mb(boards.get((120, 8)) or board(120, 8))
+    peak = peak_rss_mb(boards.get((120, 8, "plain")) or board(120, 8))
     print(f"peak RSS, a process judging the 120-card board with 8 hidden cards: {peak:.0f} MB")
     markdown += ["", f"Peak resident memory of a process judging the 120-card board with 8 hidden cards "
                  f"(check, then check --trees): {peak:.0f} MB."]

@@ -164,3 +164,20 @@ def test_a_tree_explained_for_another_player_first_comes_from_the_whole_graph(mo
     answer = judge.tree(ask, 0)
     assert answer["ok"], answer
     assert answer["tree"]
+
+
+def test_the_served_judge_is_recycled_like_batch_workers_and_answers_the_same():
+    """The judging worker retires after ``recycle`` requests; its warm spare takes over and a new
+    spare starts, and the page data does not change across the hand-over."""
+    from pybridge.web.serve import WorkerJudge
+
+    judge = WorkerJudge(recycle=2)
+    try:
+        answers = [judge.judge(Ask(starter_text()), judge.ticket()) for _ in range(3)]
+        started = [w.process.pid for w in judge._pool._workers]
+    finally:
+        judge.close()
+    assert all(a["ok"] for a in answers)
+    assert answers[0]["page"] == answers[2]["page"]
+    assert len(started) == 3, "the first worker, its spare, and the spare started when the first retired"
+    assert not judge._pool._workers[0].process.is_alive()

@@ -64,7 +64,9 @@ class Phrases(dict):
     assumed of a hidden card); ``principles`` says in words what each principle decides; ``reasons``
     says which predicates a deciding condition leaves out as context or looks through, and how an
     unknown card is named (pybridge.reasons); ``values`` are the game's words for numbers, used as
-    ``{1:strike}`` in a phrase (Berserk's weak, medium and strong strikes)."""
+    ``{1:strike}`` in a phrase (Berserk's weak, medium and strong strikes); ``{0:#wound}`` says a
+    count with its noun. A tuple term is worded by ``()/N``; a word of the vocabulary that the phrases
+    do not word reads as its words (``be_lowered``: "be lowered")."""
 
     def __init__(self, atoms: dict[str, str] | None = None, *, terms: dict[str, str] | None = None,
                  principles: dict[str, str] | None = None, reasons: dict | None = None,
@@ -185,14 +187,46 @@ def _phrases(directory: Path) -> Phrases:
                     reasons[str(key)] = str(value)
             for table, words in (data.get("values") or {}).items():
                 values.setdefault(str(table), {}).update({str(k): str(v) for k, v in (words or {}).items()})
-    # A feature named as a term ("gains directed_strike") is worded by its id's words, unless the
-    # phrases word it themselves.
+    # A feature or another word of the vocabulary named as a term ("gains directed_strike", "may not
+    # be_lowered") is worded by its words, unless the phrases word it themselves.
     vocabulary = directory / "vocabulary.yaml"
     if vocabulary.is_file():
-        for feature in (read_game_yaml(vocabulary) or {}).get("features") or {}:
-            sections["terms"].setdefault(f"{feature}/0", str(feature).replace("_", " "))
+        for word in _vocabulary_words(read_game_yaml(vocabulary) or {}):
+            sections["terms"].setdefault(f"{word}/0", word.replace("_", " "))
     return Phrases(sections["phrases"], terms=sections["terms"], principles=sections["principles"],
                    reasons=reasons, values=values)
+
+
+# The words of the vocabulary's composition (what abilities, steps and selectors say) beside the
+# features; the names of actions, their kinds and classes, the conditions of clauses and the kinds
+# stay as written: a reader asks and reads them by those names.
+_WORDED_SECTIONS = ("types", "composition", "step_params", "primitives", "selectors", "markers")
+_NAMED_SECTIONS = ("actions", "action_kinds", "action_classes", "conditions")
+
+
+def _vocabulary_words(data: dict[str, Any]) -> set[str]:
+    """The words of a vocabulary a report may show as terms: its features, the words its types,
+    compositions, step primitives and selectors take (one_of), and those sections' own names."""
+    words = {str(feature) for feature in data.get("features") or {}}
+
+    def collect(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "one_of":
+                    words.update(str(v) for v in value if isinstance(v, str))
+                else:
+                    collect(value)
+        elif isinstance(node, list):
+            for item in node:
+                collect(item)
+
+    for section in _WORDED_SECTIONS:
+        entries = data.get(section) or {}
+        collect(entries)
+        if section != "types":
+            words.update(str(key) for key in entries)
+    named = {str(key) for section in _NAMED_SECTIONS for key in data.get(section) or {}}
+    return {word for word in words - named if "_" in word}
 
 
 def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:

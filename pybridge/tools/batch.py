@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import json
 import logging
 import os
@@ -47,6 +48,77 @@ STDIN_NAME = "<stdin>"
 # A JSONL record may name itself; the key is the batch's, not part of the situation.
 ID_KEY = "id"
 DASK_HINT = "--executor dask needs the Dask extra: pip install 'ccg-judge[dask]'"
+
+
+# --------------------------------------------------------------------------
+# The workers' allocator
+
+# The allocator of the worker processes. clingo allocates many small objects while it grounds;
+# under jemalloc or mimalloc (preloaded) a check measured 1.19-1.26x faster than under glibc's malloc
+# (issue 33). Neither is required: with none installed the workers use glibc's, and the batch's
+# summary says so once.
+ALLOCATOR_VARIABLE = "CCG_JUDGE_ALLOCATOR"
+FASTER_ALLOCATORS = ("jemalloc", "mimalloc")  # "auto" takes the first installed, in this order
+ALLOCATOR_CHOICES = ("auto", "glibc", *FASTER_ALLOCATORS)
+_spawn_environment = threading.Lock()  # LD_PRELOAD is set in os.environ only while a worker starts
+
+
+class Allocator(Struct, frozen=True):
+    """The allocator workers start with: its name, and the shared library preloaded for it (none for glibc)."""
+
+    name: str
+    library: str | None = None
+    note: str = ""  # why it is this one, when that is not what was asked
+
+
+def _installed(name: str) -> str | None:
+    import ctypes.util
+
+    return ctypes.util.find_library(name)  # a soname the dynamic loader finds, e.g. libjemalloc.so.2
+
+
+@functools.cache
+def worker_allocator() -> Allocator:
+    """The allocator ``CCG_JUDGE_ALLOCATOR`` asks for (auto, glibc, jemalloc or mimalloc; default auto:
+    the first faster one installed, else glibc). A name that is not installed is refused."""
+    from pybridge.errors import close_matches
+
+    wanted = os.environ.get(ALLOCATOR_VARIABLE, "auto").strip().lower() or "auto"
+    if wanted not in ALLOCATOR_CHOICES:
+        near = close_matches(wanted, ALLOCATOR_CHOICES)
+        raise JudgeError(f"{ALLOCATOR_VARIABLE}={wanted!r} is not an allocator: expected one of "
+                         f"{', '.join(ALLOCATOR_CHOICES)}" + (f" (nearest: {near[0]})" if near else ""),
+                         field=ALLOCATOR_VARIABLE)
+    if wanted == "glibc":
+        return Allocator("glibc")
+    for name in FASTER_ALLOCATORS if wanted == "auto" else (wanted,):
+        library = _installed(name)
+        if library:
+            return Allocator(name, library)
+    if wanted != "auto":
+        raise JudgeError(f"{ALLOCATOR_VARIABLE}={wanted}, but no {wanted} library is installed "
+                         "(Debian: libjemalloc2 or libmimalloc2.0); unset it to use what is installed",
+                         field=ALLOCATOR_VARIABLE)
+    return Allocator("glibc", note="no jemalloc or mimalloc installed; either checks ~1.2x faster")
+
+
+@contextlib.contextmanager
+def _preloaded(allocator: Allocator) -> Iterator[None]:
+    """os.environ with the allocator's library preloaded, while a spawned worker copies it."""
+    if allocator.library is None:
+        yield
+        return
+    with _spawn_environment:
+        before = os.environ.get("LD_PRELOAD")
+        os.environ["LD_PRELOAD"] = f"{allocator.library} {before}" if before else allocator.library
+        try:
+            yield
+        finally:
+            if before is None:
+                del os.environ["LD_PRELOAD"]
+            else:
+                os.environ["LD_PRELOAD"] = before
+
 
 
 # --------------------------------------------------------------------------
@@ -107,11 +179,15 @@ class Summary(Struct):
     errors: int = 0
     seconds: float = 0.0
     workers: dict[int, WorkerMemory] = field(default_factory=dict)
+    allocator: Allocator | None = None  # the local workers' (None: Dask's workers, not chosen here)
 
     def text(self) -> str:
         rate = self.situations / self.seconds if self.seconds else 0.0
-        return (f"{self.situations} situations, {self.verdicts} verdicts, {self.errors} with errors; "
+        said = (f"{self.situations} situations, {self.verdicts} verdicts, {self.errors} with errors; "
                 f"{self.seconds:.1f} s, {rate:.1f} situations/s")
+        if self.allocator is not None:
+            said += f"; workers on {self.allocator.name}" + (f" ({self.allocator.note})" if self.allocator.note else "")
+        return said
 
     def record(self, sample: WorkerSample) -> None:
         seen = self.workers.get(sample.pid)
@@ -387,10 +463,11 @@ def _worker_main(connection, recycle: int) -> None:
 class _Worker:
     """One worker process and the pipe to it, owned by one thread of the pool."""
 
-    def __init__(self, context, recycle: int) -> None:
+    def __init__(self, context, recycle: int, allocator: Allocator) -> None:
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_worker_main, args=(child, recycle), daemon=True)
-        self.process.start()
+        with _preloaded(allocator):
+            self.process.start()
         child.close()
         self.retired = False
 
@@ -434,6 +511,7 @@ class LocalPool(Executor):
         # Keep a warmed worker beside each one, to take over the moment it retires (serve, where a
         # person waits for each answer): the new spare's warm-up then costs no one any time.
         self.spare = spare
+        self.allocator = worker_allocator()
         from multiprocessing import get_context  # here: a check in a new process imports this module too
 
         self._context = get_context("spawn")
@@ -447,7 +525,7 @@ class LocalPool(Executor):
             thread.start()
 
     def _new_worker(self) -> _Worker:
-        worker = _Worker(self._context, self.recycle)
+        worker = _Worker(self._context, self.recycle, self.allocator)
         with self._lock:
             self._workers.append(worker)
         return worker
@@ -628,6 +706,7 @@ def run(tasks: Iterable[Task], settings: Settings, executor: Executor, *, chunk:
     worker), so a stream of any length is read while it is checked. ``summary`` is kept
     up to date as outcomes are yielded."""
     summary = summary if summary is not None else Summary()
+    summary.allocator = getattr(executor, "allocator", None)
     window = window or 4 * (getattr(executor, "jobs", None) or os.cpu_count() or 1)
     started = time.perf_counter()
     pending: deque = deque()

@@ -144,14 +144,11 @@ class ControlError(Exception):
         self.error = error
 
 
-class Judge:
-    """Judges the page's requests, one at a time, keeping the last few judgements."""
+class Tickets:
+    """Numbers the page's judge requests as they arrive: one whose number is below the latest has
+    been overtaken by a newer one while it waited, and is answered as stale."""
 
-    def __init__(self, *, time_limit: float | None = None, keep: int = 4) -> None:
-        self.time_limit = time_limit
-        self.keep = keep
-        self._lock = threading.Lock()
-        self._cache: OrderedDict[str, Judged] = OrderedDict()
+    def __init__(self) -> None:
         self._latest = 0
         self._counter = threading.Lock()
 
@@ -159,6 +156,20 @@ class Judge:
         with self._counter:
             self._latest += 1
             return self._latest
+
+    def overtaken(self, ticket: int | None) -> bool:
+        return ticket is not None and ticket < self._latest
+
+
+class Judge(Tickets):
+    """Judges the page's requests, one at a time, keeping the last few judgements."""
+
+    def __init__(self, *, time_limit: float | None = None, keep: int = 4) -> None:
+        super().__init__()
+        self.time_limit = time_limit
+        self.keep = keep
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[str, Judged] = OrderedDict()
 
     @staticmethod
     def check_size(text: str) -> None:
@@ -176,7 +187,7 @@ class Judge:
         self.check_size(ask.text)  # before the cache: the limits may have changed since
         key = ask.key()
         with self._lock:
-            if ticket is not None and ticket < self._latest:
+            if self.overtaken(ticket):
                 raise Stale()
             if key in self._cache:
                 self._cache.move_to_end(key)
@@ -299,13 +310,12 @@ def _cap_address_space() -> None:
         pass
 
 
-def _in_worker(method: str, time_limit: float | None, args: tuple) -> dict[str, Any]:
+def _in_worker(method: str, time_limit: float | None, recycle: int, args: tuple) -> dict[str, Any]:
     """What the worker runs for one request: the judge's ``method``. It asks to be replaced when it
-    has grown by MEMORY_GROWTH over its warm size, or answered SERVE_RECYCLE requests."""
+    has grown by MEMORY_GROWTH over its warm size, or answered ``recycle`` requests."""
     global _worker_judge, _warm_rss, _answered
     if _worker_judge is None:
         _worker_judge = Judge(time_limit=time_limit)
-        _warm_rss = batch.memory_now()
         _cap_address_space()
     try:
         answer = getattr(_worker_judge, method)(*args)
@@ -315,30 +325,31 @@ def _in_worker(method: str, time_limit: float | None, args: tuple) -> dict[str, 
                                                   "one request may use", "where": "text"}}
     _answered += 1
     rss = batch.memory_now()
-    if _answered >= SERVE_RECYCLE or (rss and _warm_rss and rss > MEMORY_GROWTH * _warm_rss):
+    if _warm_rss is None:
+        # Warm means after a first judgement: it loads the page's modules and the phrases (the starter
+        # board took the worker from 67 to 105 MB), which once made every worker retire after one request.
+        _warm_rss = rss
+    if _answered >= recycle or (rss and _warm_rss and rss > MEMORY_GROWTH * _warm_rss):
         batch.retire_after_this_call()
     return answer
 
 
-class WorkerJudge:
+class WorkerJudge(Tickets):
     """The :class:`Judge`'s interface, judging in a worker process that is replaced as its memory
-    grows; the size limit and the stale check are applied here, before a request is handed on."""
+    grows or after ``recycle`` requests; the size limit and the stale check are applied here, before
+    a request is handed on."""
 
-    def __init__(self, *, time_limit: float | None = None) -> None:
+    def __init__(self, *, time_limit: float | None = None, recycle: int = SERVE_RECYCLE) -> None:
+        super().__init__()
         self.time_limit = time_limit
-        self._pool = batch.LocalPool(1, recycle=SERVE_RECYCLE + 1, spare=True)
+        self.recycle = recycle
+        # The worker retires itself (see _in_worker); the pool's own count is only a backstop.
+        self._pool = batch.LocalPool(1, recycle=recycle + 1, spare=True)
         self._lock = threading.Lock()
-        self._latest = 0
-        self._counter = threading.Lock()
-
-    def ticket(self) -> int:
-        with self._counter:
-            self._latest += 1
-            return self._latest
 
     def _call(self, method: str, *args) -> dict[str, Any]:
         try:
-            return self._pool.submit(_in_worker, method, self.time_limit, args).result()
+            return self._pool.submit(_in_worker, method, self.time_limit, self.recycle, args).result()
         except batch.WorkerDied:
             return {"ok": False, "error": {"message": "the judgement was stopped (the worker process ended: out "
                                                       "of memory, or a crash in the solver)", "where": "text"}}
@@ -349,7 +360,7 @@ class WorkerJudge:
         except JudgeError as exc:
             return _error(exc, ask.text, where="text")
         with self._lock:
-            if ticket is not None and ticket < self._latest:
+            if self.overtaken(ticket):
                 return {"ok": False, "stale": True}
             return self._call("judge", ask)
 

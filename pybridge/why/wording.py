@@ -23,12 +23,16 @@ def _safe(value: str) -> str:
 
 class _Formatter(string.Formatter):
     """``{1:strike}`` in a phrase: argument 1 looked up in the phrases' ``values`` table ``strike``
-    (a game's own word for a number: weak, medium, strong); an argument the table lacks, as written."""
+    (a game's own word for a number: weak, medium, strong); an argument the table lacks, as written.
+    ``{0:#wound}``: a count with its noun, singular for one ("1 wound", "3 wounds", "X wounds")."""
 
     def __init__(self, values: Mapping[str, Mapping[str, str]]):
         self.values = values
 
     def format_field(self, value, format_spec: str) -> str:
+        if format_spec.startswith("#"):
+            noun = format_spec[1:]
+            return f"{value} {noun}" if str(value) in ("1", "-1") else f"{value} {noun}s"
         if format_spec:
             table = self.values.get(format_spec)
             if table is None:
@@ -38,7 +42,8 @@ class _Formatter(string.Formatter):
 
 
 def fill(template: str, args: list[str], phrases: Mapping[str, str]) -> str:
-    """A phrase filled in with its arguments (a `{1:table}` placeholder through the phrases' values)."""
+    """A phrase filled in with its arguments (a `{1:table}` placeholder through the phrases' values,
+    `{1:#noun}` a count with its noun)."""
     if ":" not in template:
         return template.format(*args)
     return _Formatter(getattr(phrases, "values", {}) or {}).format(template, *args)
@@ -58,8 +63,9 @@ def phrase(node: Node, phrases: Mapping[str, str]) -> str:
 
 def say_term(text: str, phrases: Mapping[str, str]) -> str:
     """A term (as :func:`pybridge.ground.terms.text` writes it) in words, where the phrases' ``terms`` word
-    its name and arity, its own argument terms likewise; any other term as written (an action keeps
-    the name it is asked by). Not escaped: the caller escapes the sentence it goes into."""
+    its name and arity, its own argument terms likewise; a tuple ``(a, b)`` likewise, by the key
+    ``()/2``; any other term as written (an action keeps the name it is asked by). Not escaped: the
+    caller escapes the sentence it goes into."""
     terms = getattr(phrases, "terms", None)
     if not terms:
         return text
@@ -67,7 +73,7 @@ def say_term(text: str, phrases: Mapping[str, str]) -> str:
     if parts is None:
         return text
     name, args = parts
-    template = terms.get(f"{name}/{len(args)}")
+    template = terms.get(f"{name or '()'}/{len(args)}")
     if template is None:
         return text
     try:
@@ -80,13 +86,14 @@ _NAME = re.compile(r"[a-z_][A-Za-z0-9_']*")
 
 
 def _split_term(text: str) -> tuple[str, list[str]] | None:
-    """A constant or function term's name and argument texts, read back from its text (None for
-    anything else). Strings are written unquoted there, so an id that itself looks like a term is
-    read as one: only the wording can be off then, never what the report says holds."""
+    """A constant, function or tuple term's name ("" for a tuple) and argument texts, read back from
+    its text (None for anything else). Strings are written unquoted there, so an id that itself looks
+    like a term is read as one: only the wording can be off then, never what the report says holds."""
     match = _NAME.match(text)
-    if match is None:
+    if match is None and not text.startswith("("):
         return None
-    name, rest = match.group(0), text[match.end():]
+    name = match.group(0) if match else ""
+    rest = text[len(name):]
     if not rest:
         return name, []
     if rest[0] != "(" or rest[-1] != ")":
@@ -104,5 +111,9 @@ def _split_term(text: str) -> tuple[str, list[str]] | None:
             start = at + 1
     if depth:
         return None
-    args.append(inner[start:].strip())
+    last = inner[start:].strip()
+    if last or not args:  # a one-tuple is written "(a,)"
+        args.append(last)
+    if not name and args == [""]:
+        return None
     return name, args
