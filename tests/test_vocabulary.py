@@ -549,3 +549,32 @@ def test_a_spells_selector_reaches_the_solver_as_one_fact_per_condition():
     facts = {str(f) for f in situation_facts(situation_from_data(data, source="s.yaml"))}
     assert {f'feature_param("{card}",spell,applies_to,(element,forest))',
             f'feature_param("{card}",spell,applies_to,(side,enemies))'} <= facts
+
+
+def _rule_texts(game: str) -> list[str]:
+    """Every statement of a game's rules base, as clingo prints it (comments gone)."""
+    texts: list[str] = []
+    files = [str(p) for p in sorted((ROOT / "asp" / game).glob("*.lp"))]
+    ast.parse_files(files, lambda stmt: texts.append(str(stmt)))
+    return texts
+
+
+@pytest.mark.parametrize("type_name, step", [("forbid_word", "forbid"), ("permit_word", "permit")])
+def test_every_forbid_and_permit_word_is_acted_on_by_a_rule_or_marked_reported_only(type_name, step):
+    """A word a card may write in a forbid or permit step is never silently ignored: a rule acts on it
+    (it appears as forbid(W) / permit(W), or as a forbid class, in a statement of the rules base), or the
+    vocabulary lists it as reported only, and then no rule acts on it (the mark is kept honest both ways)."""
+    spec = yaml.safe_load((ROOT / "asp" / "berserk" / "vocabulary.yaml").read_text(encoding="utf-8"))["types"][type_name]
+    statements = "\n".join(_rule_texts("berserk"))
+    acted_on = {w for w in spec["one_of"]
+                if f"{step}({w})" in statements or (step == "forbid" and f"forbid_class({w})" in statements)}
+    reported_only = set(spec.get("reported_only") or ())
+    assert not acted_on & reported_only, f"acted on by a rule yet marked reported_only: {sorted(acted_on & reported_only)}"
+    assert acted_on | reported_only == set(spec["one_of"]), \
+        f"neither acted on nor marked reported_only: {sorted(set(spec['one_of']) - acted_on - reported_only)}"
+    assert "close_on_attack" in acted_on or step == "permit"
+
+
+def test_the_reference_page_names_the_words_only_reported():
+    summaries = load_vocabulary("berserk").type_summaries
+    assert "Not yet acted on by the rules" in summaries["forbid_word"] and "`strike_flyers`" in summaries["permit_word"]

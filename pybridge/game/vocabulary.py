@@ -790,6 +790,18 @@ class _Reader:
         self.types[name] = t
         return t
 
+    def type_summary(self, name: str, spec: Mapping[str, Any]) -> str:
+        """A named type's summary, naming its words the rules report but do not act on yet (`reported_only`)."""
+        summary = str(spec.get("summary", ""))
+        reported = tuple(spec.get("reported_only") or ())
+        if not reported:
+            return summary
+        unknown = [w for w in reported if w not in tuple(spec.get("one_of") or ())]
+        if unknown:
+            self.fail(f"reported_only names {unknown[0]!r}, which is not one of its words", f"types.{name}")
+        return (summary + " Not yet acted on by the rules (a use reports them, no verdict rests on them): "
+                + ", ".join(f"`{w}`" for w in reported) + ".")
+
     def value_type(self, spec: Any, where: str, seen: tuple[str, ...] = ()) -> ValueType:
         if isinstance(spec, str):
             if spec in BUILTIN_TYPES:
@@ -952,7 +964,7 @@ class _Reader:
         }
         vocabulary = Vocabulary(
             game=self.game, types=dict(self.types), selectors=selectors,
-            type_summaries={str(n): str((s or {}).get("summary", "")) for n, s in self.type_specs.items()},
+            type_summaries={str(n): self.type_summary(str(n), s or {}) for n, s in self.type_specs.items()},
             parameters=parameters, features=features, properties=properties, effects=effects, actions=actions,
             action_kinds=action_kinds, action_classes=self.word_section("action_classes"),
             conditions=conditions, history=history, protections=self.word_section("protections"),
