@@ -146,6 +146,25 @@ def test_magic_removes_the_effect_that_bars_a_cast(tmp_path):
     _promised(best, "legal", result.player)
 
 
+# A composed ability's steps are facts a game declares (Berserk's ability_step/4, step_param/5), not
+# the core's inputs: the search read them once as given facts the rules never saw, so a card's
+# constant ban was missing there and it offered "no edit" for what check says is illegal.
+COMPOSED_BANS = [("golovorez-directed-while-outnumbering", "defend(guard, cutthroat)"),
+                 ("ork-directed-against-mountains", "defend(guard, ork)"),
+                 ("tsiklop-strikes-only-opposite", "strike_attack(cyclops, diagonal)"),
+                 ("vampir-unanswerable", "reflect(foe, vampire)")]
+
+
+@pytest.mark.parametrize("name, action", COMPOSED_BANS, ids=[n for n, _ in COMPOSED_BANS])
+def test_a_ban_of_a_composed_ability_holds_in_the_search(name, action, tmp_path):
+    path = BERSERK / "cards" / f"{name}.yaml"
+    result = whatif(path, action, wanted="legal", write=tmp_path)
+    assert result.now == "illegal"
+    best = result.alternatives[0]
+    assert best.edits and best.cost > 0
+    _promised(best, "legal", result.player)
+
+
 def test_an_action_that_already_has_the_verdict_needs_no_edit():
     result = whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)", wanted="illegal")
     assert not result.searched and result.alternatives == []
