@@ -146,6 +146,26 @@ def test_magic_removes_the_effect_that_bars_a_cast(tmp_path):
     _promised(best, "legal", result.player)
 
 
+# A composed ability's steps are facts a game declares (Berserk's ability_step/4, step_param/5), not
+# the core's inputs: the search read them once as given facts the rules never saw, so a card's
+# constant ban (or permission) was missing there and it offered "no edit" where check disagrees.
+COMPOSED = [("golovorez-directed-while-outnumbering", "defend(guard, cutthroat)", "illegal", "legal"),
+            ("ork-directed-against-mountains", "defend(guard, ork)", "illegal", "legal"),
+            ("tsiklop-strikes-only-opposite", "strike_attack(cyclops, diagonal)", "illegal", "legal"),
+            ("vampir-unanswerable", "reflect(foe, vampire)", "illegal", "legal"),
+            ("eriala-shoots-point-blank", "shot(eriala, foe)", "legal", "illegal")]
+
+
+@pytest.mark.parametrize("name, action, now, wanted", COMPOSED, ids=[c[0] for c in COMPOSED])
+def test_a_composed_abilitys_text_holds_in_the_search(name, action, now, wanted, tmp_path):
+    path = BERSERK / "cards" / f"{name}.yaml"
+    result = whatif(path, action, wanted=wanted, write=tmp_path)
+    assert result.now == now
+    best = result.alternatives[0]
+    assert best.edits and best.cost > 0
+    _promised(best, wanted, result.player)
+
+
 def test_an_action_that_already_has_the_verdict_needs_no_edit():
     result = whatif(BERSERK / "107" / "107.2-closed.yaml", "strike_attack(vail, foe)", wanted="illegal")
     assert not result.searched and result.alternatives == []

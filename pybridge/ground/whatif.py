@@ -96,14 +96,21 @@ def _costs(game_name: str, directory: Path) -> Costs:
 # The program: the game's rules, the neighbourhood, and the bridge from given facts to the rules
 
 
-@functools.cache
-def _bridge(root: Path) -> str:
+def _bridge(facts: list[Symbol]) -> str:
     """A rule per input predicate p/n, ``p(X1, ..., Xn) :- _in(p(X1, ..., Xn))``: the rules read what
-    holds after the edits."""
+    holds after the edits. The input predicates are those of asp/core/interface.lp and every one a
+    given fact uses: a game declares its own (Berserk's ability_step/4 and step_param/5, a composed
+    ability's steps), and a given fact the rules did not read would leave its card text out."""
     from pybridge.ground.compiler import input_signatures
 
+    given = {(f.arguments[0].name, len(f.arguments[0].arguments)) for f in facts if f.name == "given"}
+    return _bridge_rules(input_signatures() | given)
+
+
+@functools.cache
+def _bridge_rules(signatures: frozenset[tuple[str, int]]) -> str:
     lines = []
-    for name, arity in sorted(input_signatures()):
+    for name, arity in sorted(signatures):
         args = ", ".join(f"X{i}" for i in range(arity))
         lines.append(f"{name}({args}) :- _in({name}({args})).")
     return "\n".join(lines) + "\n"
@@ -117,7 +124,7 @@ def _control(game: Game, facts: list[Symbol]) -> clingo.Control:
     ctl = clingo.Control(["--opt-mode=opt", "--opt-strategy=usc"], logger=_log_clingo, message_limit=20)
     ctl.load(str(entry_file(game.name, game.entry)))
     ctl.load(str(asp_root() / "core" / "whatif.lp"))
-    ctl.add("base", [], _bridge(asp_root()))
+    ctl.add("base", [], _bridge(facts))
     ctl.add("base", [], render(facts))
     return ctl
 
