@@ -13,11 +13,12 @@ nothing is said of what an unknown card really is."""
 
 from __future__ import annotations
 
+import re
 from typing import Mapping
 
 from pybridge.why.justify import Node, Verdict
 from pybridge.input.viewpoint import unknown_card_place
-from pybridge.why.wording import _split_term, phrase, say_term
+from pybridge.why.wording import phrase, say_term
 
 # How deep a helper of the same clause is opened up: deeper premises are the helper's own business.
 _OPEN_DEPTH = 3
@@ -137,16 +138,17 @@ def assuming(verdict: Verdict, phrases: Mapping[str, str]) -> str | None:
         parts = [f"{card_words(t.card, phrases)} {'has' if t.value == 'has' else 'lacks'} "
                  f"{say_term(t.property, phrases)} ({t.clause})" for t in verdict.treatment]
         return "if " + _joined(parts)
-    unknown = [a for a in _action_arguments(verdict.action) if unknown_card_place(a) is not None]
+    unknown = [m.group(0) for m in _UNKNOWN_IN_ACTION.finditer(verdict.action)]
     if not unknown:
         return None
     return "whatever " + _joined([f"{card_words(c, phrases)} is" for c in dict.fromkeys(unknown)])
 
 
-def _action_arguments(action: str) -> list[str]:
-    """The top-level arguments of an action's text (``shot(a, hidden@p2:3.1)`` -> a, hidden@p2:3.1)."""
-    parts = _split_term(action)
-    return parts[1] if parts is not None else []
+# An unknown card's neutral id inside an action's text (viewpoint.unknown_card_ids makes them:
+# hidden@HOLDER:COLUMN.ROW or hidden@HOLDER:ZONE#N), ending an argument. Found in the text rather than
+# by splitting the action into arguments: ids are written unquoted there, so another card's id with
+# a bracket in it ("a[.(a") would make the split fail and the assumption go unsaid.
+_UNKNOWN_IN_ACTION = re.compile(r"hidden@.+?:(?:\d+\.\d+|[A-Za-z_][A-Za-z0-9_]*#\d+)(?=[,)]|$)")
 
 
 def word_verdicts(verdicts: list[Verdict], nodes: Mapping[str, Node], phrases: Mapping[str, str],
