@@ -59,7 +59,7 @@ def test_forbid_wins_removed_gives_a_counterexample_and_the_clause(tmp_path):
     root = planted(tmp_path, "core/effects.lp", FORBID_WINS_AT_EQUAL_TIMESTAMPS)
     with use_asp_root(root):
         result = search("berserk", Bounds(), only=["core:clash-silent"], out_dir=tmp_path / "out",
-                        time_limit=60)
+                        time_limit=600)
         (finding,) = result.violated
         assert (finding.cards, finding.effects, finding.minimal) == (1, 2, True)
         assert "core:in-force" in finding.clauses
@@ -78,7 +78,7 @@ def test_forbid_wins_removed_gives_a_counterexample_and_the_clause(tmp_path):
 def test_zero_clamp_removed_leaves_a_value_undefined(tmp_path):
     root = planted(tmp_path, "core/effects.lp", ZERO_CLAMP)
     with use_asp_root(root):
-        result = search("berserk", Bounds(), only=["core:value-defined"], out_dir=tmp_path / "out", time_limit=60)
+        result = search("berserk", Bounds(), only=["core:value-defined"], out_dir=tmp_path / "out", time_limit=600)
         (finding,) = result.violated
         assert (finding.cards, finding.effects) == (1, 1)
         situation = load_situation(finding.counterexample)
@@ -93,7 +93,7 @@ def test_an_unclamped_value_goes_below_zero(tmp_path):
     root = planted_again(root, "core/effects.lp", ZERO_CLAMP)
     with use_asp_root(root):
         result = search("berserk", Bounds(), only=["core:value-below-zero"], out_dir=tmp_path / "out",
-                        time_limit=60)
+                        time_limit=600)
     (finding,) = result.violated
     assert set(finding.clauses) == {"core:in-force", "core:values"}  # the planted rule sits under core:values
     assert finding.situation["effects"][0]["value"] < 0
