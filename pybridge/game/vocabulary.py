@@ -565,24 +565,24 @@ class Vocabulary(Struct, frozen=True, dict=True):
         """A composed feature as the card gives it, its keyword's template filled in: each
         composition parameter of its type, use and do given."""
         composition = feature.composition(params)
-        for key, value in composition.items():
-            parameter = self.composition.get(key)
-            if parameter is None:
-                fail(self.unknown("composition parameter", key, self.composition), (*inside, key))
-            problem = self.value_problem(parameter.type, value, context)
-            if problem:
-                fail(problem[1], (*inside, key, *problem[0]))
+        self._check_declared("composition parameter", self.composition, composition, inside, fail, context)
         missing = [p.name for p in self.composition.values() if p.required and p.name not in composition]
         if missing:
             fail(f"the composed feature {feature.name!r} needs {', '.join(repr(m) for m in missing)}"
                  f" ({self.composition[missing[0]].summary.rstrip('.')})", inside)
 
     def check_properties(self, properties: Mapping[str, Any], path: tuple, fail: Fail, context: Context) -> None:
-        for key, value in properties.items():
-            prop = self.properties.get(key)
-            if prop is None:
-                fail(self.unknown("property", key, self.properties), (*path, key))
-            problem = self.value_problem(prop.type, value, context)
+        self._check_declared("property", self.properties, properties, path, fail, context)
+
+    def _check_declared(self, what: str, declared: Mapping[str, Any], given: Mapping[str, Any], path: tuple,
+                        fail: Fail, context: Context) -> None:
+        """Each key of ``given`` is one ``declared`` names (``what``, for the message), its value of the
+        declared type. ``fail`` raises, so an unknown key goes no further."""
+        for key, value in given.items():
+            entry = declared.get(key)
+            if entry is None:
+                fail(self.unknown(what, key, declared), (*path, key))
+            problem = self.value_problem(entry.type, value, context)
             if problem:
                 fail(problem[1], (*path, key, *problem[0]))
 
