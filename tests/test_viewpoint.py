@@ -1,8 +1,11 @@
 """The projection onto a player's knowledge: what becomes an unknown card."""
 
+import pytest
+
 from pybridge.api import check, facts_text
 from pybridge.input.situation import situation_from_data
 from pybridge.input.structs import replace
+from pybridge.input.viewpoint import unknown_cards_in
 from pybridge.report.render import to_json
 
 
@@ -46,3 +49,12 @@ def test_swapping_the_opponents_hand_cards_changes_nothing_for_the_viewer():
         replace(c, card="Ассасин", id="other-id") if c.id == "their-spell" else c
         for c in base.cards])
     assert to_json(check(base)) == to_json(check(swapped))
+
+
+@pytest.mark.parametrize("text, found", [
+    ("use(a[.(a, intrigues, hidden@aa:1.2)", ["hidden@aa:1.2"]),  # a bracket in another card's id
+    ("x(hidden@p2:x(1):3.1, hidden@Вайл:battlefield#1)", ["hidden@p2:x(1):3.1", "hidden@Вайл:battlefield#1"]),
+    ("strike_attack(a, b)", []),
+])
+def test_unknown_cards_are_found_in_an_actions_text(text, found):
+    assert unknown_cards_in(text) == found

@@ -14,6 +14,8 @@ depend on, or mention, what the card really is.
 
 from __future__ import annotations
 
+import re
+
 
 from pybridge.game.catalogue import Game, load_game
 from pybridge.input.situation import Card, Effect, Situation
@@ -56,6 +58,17 @@ def unknown_card_place(card_id: str) -> tuple[str, str] | None:
     # The place (a cell 3.1, or zone#n) never holds a colon; a player id may.
     holder, sep, place = card_id[len(_UNKNOWN_PREFIX):].rpartition(":")
     return (holder, place) if sep and holder and place else None
+
+
+# A neutral id as it stands in a term's text: the place (a cell C.R, or ZONE#N) ends an argument.
+_UNKNOWN_IN_TEXT = re.compile(re.escape(_UNKNOWN_PREFIX) + r".+?:(?:\d+\.\d+|[A-Za-z_][A-Za-z0-9_]*#\d+)(?=[,)]|$)")
+
+
+def unknown_cards_in(text: str) -> list[str]:
+    """The neutral ids of unknown cards in a term's text, in order (``shot(a, hidden@p2:3.1)`` ->
+    hidden@p2:3.1). Found in the text, not by splitting it into arguments: ids are written unquoted
+    there, so another card's id with a bracket in it ("a[.(a") would throw a split off."""
+    return [m.group(0) for m in _UNKNOWN_IN_TEXT.finditer(text)]
 
 
 def unknown_card_ids(situation: Situation, player: str) -> dict[str, str]:

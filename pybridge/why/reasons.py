@@ -13,11 +13,10 @@ nothing is said of what an unknown card really is."""
 
 from __future__ import annotations
 
-import re
 from typing import Mapping
 
 from pybridge.why.justify import Node, Verdict
-from pybridge.input.viewpoint import unknown_card_place
+from pybridge.input.viewpoint import unknown_card_place, unknown_cards_in
 from pybridge.why.wording import phrase, say_term
 
 # How deep a helper of the same clause is opened up: deeper premises are the helper's own business.
@@ -138,17 +137,12 @@ def assuming(verdict: Verdict, phrases: Mapping[str, str]) -> str | None:
         parts = [f"{card_words(t.card, phrases)} {'has' if t.value == 'has' else 'lacks'} "
                  f"{say_term(t.property, phrases)} ({t.clause})" for t in verdict.treatment]
         return "if " + _joined(parts)
-    unknown = [m.group(0) for m in _UNKNOWN_IN_ACTION.finditer(verdict.action)]
+    unknown = unknown_cards_in(verdict.action)
     if not unknown:
         return None
     return "whatever " + _joined([f"{card_words(c, phrases)} is" for c in dict.fromkeys(unknown)])
 
 
-# An unknown card's neutral id inside an action's text (viewpoint.unknown_card_ids makes them:
-# hidden@HOLDER:COLUMN.ROW or hidden@HOLDER:ZONE#N), ending an argument. Found in the text rather than
-# by splitting the action into arguments: ids are written unquoted there, so another card's id with
-# a bracket in it ("a[.(a") would make the split fail and the assumption go unsaid.
-_UNKNOWN_IN_ACTION = re.compile(r"hidden@.+?:(?:\d+\.\d+|[A-Za-z_][A-Za-z0-9_]*#\d+)(?=[,)]|$)")
 
 
 def word_verdicts(verdicts: list[Verdict], nodes: Mapping[str, Node], phrases: Mapping[str, str],
