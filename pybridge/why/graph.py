@@ -547,6 +547,11 @@ class OpenedOnRead(Mapping):
             self.graph.expand(self.graph.nodes.atoms[node_id], one_level=True)
         return node
 
+    def peek(self, node_id: str) -> Node:
+        """The node as it is, not expanded: its atom and predicate, for a reader deciding whether
+        it needs the derivations."""
+        return self.graph.nodes.nodes[node_id]
+
     def __iter__(self):
         return iter(self.graph.nodes.nodes)
 
