@@ -562,12 +562,14 @@ def _rule_texts(game: str) -> list[str]:
 @pytest.mark.parametrize("type_name, step", [("forbid_word", "forbid"), ("permit_word", "permit")])
 def test_every_forbid_and_permit_word_is_acted_on_by_a_rule_or_marked_reported_only(type_name, step):
     """A word a card may write in a forbid or permit step is never silently ignored: a rule acts on it
-    (it appears as forbid(W) / permit(W), or as a forbid class, in a statement of the rules base), or the
+    (it appears as forbid(W) / permit(W), as a forbid class, or in the table of kinds a forbid word bars,
+    in a statement of the rules base), or the
     vocabulary lists it as reported only, and then no rule acts on it (the mark is kept honest both ways)."""
     spec = yaml.safe_load((ROOT / "asp" / "berserk" / "vocabulary.yaml").read_text(encoding="utf-8"))["types"][type_name]
     statements = "\n".join(_rule_texts("berserk"))
+    tables = ("forbid_class({w})", "forbid_bars({w},", "forbid_bars_target({w},") if step == "forbid" else ()
     acted_on = {w for w in spec["one_of"]
-                if f"{step}({w})" in statements or (step == "forbid" and f"forbid_class({w})" in statements)}
+                if f"{step}({w})" in statements or any(t.format(w=w) in statements for t in tables)}
     reported_only = set(spec.get("reported_only") or ())
     assert not acted_on & reported_only, f"acted on by a rule yet marked reported_only: {sorted(acted_on & reported_only)}"
     assert acted_on | reported_only == set(spec["one_of"]), \
@@ -577,4 +579,4 @@ def test_every_forbid_and_permit_word_is_acted_on_by_a_rule_or_marked_reported_o
 
 def test_the_reference_page_names_the_words_only_reported():
     summaries = load_vocabulary("berserk").type_summaries
-    assert "Not yet acted on by the rules" in summaries["forbid_word"] and "`strike_flyers`" in summaries["permit_word"]
+    assert "Not yet acted on by the rules" in summaries["forbid_word"] and "`defend_any_number`" in summaries["permit_word"]
