@@ -229,7 +229,8 @@ def _within_time(origin, answer) -> None:
     try:
         answer.within_time()
     except JudgeError as exc:
-        raise JudgeError(exc.message, source=None if isinstance(origin, Situation) else str(origin)) from None
+        # the same kind of error (a time limit stays one), now naming the file
+        raise type(exc)(exc.message, source=None if isinstance(origin, Situation) else str(origin)) from None
 
 
 def _solve(origin, game_name, facts, mode, time_limit, expected, graph=False):
@@ -237,7 +238,7 @@ def _solve(origin, game_name, facts, mode, time_limit, expected, graph=False):
         return solve(game_name, facts, mode=mode, time_limit=time_limit, expected=expected, graph=graph)
     except JudgeError as exc:  # a limit of the solver: say which file it was
         if exc.source is None and not isinstance(origin, Situation):
-            raise JudgeError(exc.message, source=str(origin), field=exc.field) from None
+            raise type(exc)(exc.message, source=str(origin), field=exc.field) from None
         raise
 
 
