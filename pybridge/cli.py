@@ -535,7 +535,7 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_root
 @click.option("--invariant", "only", multiple=True, metavar="ID", help="Search only this invariant (repeatable).")
 @click.option("--samples", type=click.IntRange(min=0), default=4, show_default=True,
               help="Situations with an opponent's hidden card to vary (hidden-card dependence).")
-@click.option("--boards", type=click.IntRange(min=0), default=40, show_default=True,
+@click.option("--boards", type=click.IntRange(min=1), default=20, show_default=True,
               help="Situations to draw and judge one by one at each size, fewest cards and effects first "
                    "(core:one-answer: no answer, or more than one).")
 @output_opt(folder=True, help="Folder for the counterexample files [default: consistency-GAME].")

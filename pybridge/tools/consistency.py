@@ -29,6 +29,11 @@ situations that contain such a card: the card's identity (name,
 properties, features, effects it makes) is varied and ``check`` must give
 the same report, never naming the card.
 
+One invariant is about the answers a situation has (``core:one-answer``):
+a situation the rules contradict has no answer set to be found, so the
+generator is ground alone, situations are drawn from it smallest first and
+each is judged by ``check`` on its own (see :func:`judge_drawn_situations`).
+
 The vocabulary the generator draws from is derived from the files (see
 :func:`vocabulary_facts`): the game's ``game.yaml``, its ``cards.yaml``, and
 the constants the rules themselves use in the input predicates.
@@ -66,7 +71,7 @@ SAMPLE = "consistency_sample"      # a situation with a part the pair checks nee
 PAIR_CHECKED = "compared_invariant"  # an invariant checked over pairs of situations, in Python
 JUDGED = "judged_invariant"         # an invariant checked by judging drawn situations one by one, in Python
 ANY_FEATURE = "any_feature"         # a key a rule reads of whatever feature: given to those that declare it
-DEFAULT_BOARDS = 40                 # situations drawn at each size for core:one-answer (--boards)
+DEFAULT_BOARDS = 20                 # situations drawn at each size for core:one-answer (--boards)
 
 
 # --------------------------------------------------------------------------
@@ -855,6 +860,8 @@ def search(game_name: str, bounds: Bounds = Bounds(), *, time_limit: float = 120
     started = time.monotonic()
     deadline = started + time_limit
     say = progress or (lambda text: None)
+    if boards < 1:
+        raise JudgeError(f"boards must be 1 or more, got {boards}", field="--boards")
     program = SearchProgram.load(game_name, bounds)
     invariants = program.invariant_list
     wanted = list(only)
@@ -1096,7 +1103,8 @@ def _compare_hidden(program: SearchProgram, ctl: clingo.Control, invariant: Inva
 # answer sets are already what the viewpoint player sees, so a counterexample goes back to a
 # situation file as every other one does.
 
-MOST_CHOICES = 4  # a draw fixes up to this many of the generator's choices at random
+MOST_CHOICES = 4  # a draw brings in up to this many of the generator's choices drawn at random
+DRAW_SEED = 29    # a rerun on the same rules draws the same situations
 
 
 def _defined(node: ast.AST) -> set[tuple[str, int]]:
@@ -1250,34 +1258,41 @@ class SituationDraws:
         self.ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(m.symbols(shown=True)))
         return found[0] if found else None
 
+    def _solve_preferring(self, assumptions: list[tuple[clingo.Symbol, bool]],
+                          preferred: Iterable[clingo.Symbol]) -> list[clingo.Symbol] | None:
+        """A situation under the assumptions that makes the preferred choices where it can."""
+        with self.ctl.backend() as backend:  # the preferences hold while `condition` does: this solve
+            condition = backend.add_atom()
+            backend.add_external(condition, clingo.TruthValue.True_)
+            for atom in preferred:
+                backend.add_heuristic(self._literals[atom], clingo.HeuristicType.Level, 10, 2, [condition])
+                backend.add_heuristic(self._literals[atom], clingo.HeuristicType.Sign, 1, 2, [condition])
+        try:
+            return self._solve(assumptions)
+        finally:
+            with self.ctl.backend() as backend:
+                backend.add_external(condition, clingo.TruthValue.Release)
+
     def draw(self, size: Size, preferred: int, rng: random.Random) -> list[clingo.Symbol] | None:
         """A situation of this size that makes, where it can, ``preferred`` choices drawn at random
         (None: the generator has no situation of this size)."""
         pool = self._pool(size)
         names = sorted(pool)
         picked = [rng.choice(pool[rng.choice(names)]) for _ in range(preferred)] if names else []
-        with self.ctl.backend() as backend:  # the preferences hold while `condition` does: this draw
-            condition = backend.add_atom()
-            backend.add_external(condition, clingo.TruthValue.True_)
-            for atom in picked:
-                backend.add_heuristic(self._literals[atom], clingo.HeuristicType.Level, 10, 2, [condition])
-                backend.add_heuristic(self._literals[atom], clingo.HeuristicType.Sign, 1, 2, [condition])
         self.ctl.configuration.solver.seed = str(rng.randrange(1 << 30))
-        try:
-            return self._solve(self._size(size))
-        finally:
-            with self.ctl.backend() as backend:
-                backend.add_external(condition, clingo.TruthValue.Release)
+        return self._solve_preferring(self._size(size), picked)
 
     def chosen(self, atoms: Iterable[clingo.Symbol]) -> list[clingo.Symbol]:
         """The choices a drawn situation made, in an order that drops a feature's parameters before it."""
         return sorted((a for a in atoms if a in self._literals), key=str)
 
     def without(self, atoms: list[clingo.Symbol], dropped: clingo.Symbol) -> list[clingo.Symbol] | None:
-        """The same situation but for one of its choices (None: the generator needs that one)."""
+        """The same situation but for one of its choices, and what only that one brought (a
+        property its number gave); None: the generator needs that choice."""
         made = set(atoms)
-        return self._solve([(a, a in made) for a in self.cards + self.effects]
-                           + [(a, a in made and a != dropped) for a in self.choices])
+        assumptions = ([(a, a in made) for a in self.cards + self.effects] + [(dropped, False)]
+                       + [(a, False) for a in self.choices if a not in made])
+        return self._solve_preferring(assumptions, [a for a in self.choices if a in made and a != dropped])
 
 
 def _answers(situation: Situation, deadline: float) -> int | None:
@@ -1304,20 +1319,24 @@ def judge_drawn_situations(program: SearchProgram, invariant: Invariant, deadlin
     stop at the first without exactly one answer."""
     say(f"{label}: grounding the generator alone")
     draws = SituationDraws(program)
-    rng = random.Random(len(program.invariant_list))  # seeded: a rerun draws the same situations
+    rng = random.Random(DRAW_SEED)
     judged, seen = 0, set()
+
+    def out_of_time() -> Finding:
+        return Finding(invariant, "unknown", detail=[f"{judged} situations judged before the time ran out, "
+                                                     "each with one answer"])
+
     for size in draws.sizes():
         for number in range(boards):
             if time.monotonic() >= deadline:
-                return Finding(invariant, "unknown", detail=[f"{judged} situations judged before the time ran out, "
-                                                             "each with one answer"])
+                return out_of_time()
             atoms = draws.draw(size, number % (MOST_CHOICES + 1), rng)
             if atoms is None or frozenset(atoms) in seen:
                 continue
             seen.add(frozenset(atoms))
             answers = _answers(counterexample(atoms, program.game).situation, deadline)
             if answers is None:
-                continue  # the time ran out: said at the top of the loop
+                return out_of_time()
             judged += 1
             say(f"{label}: searching, {judged} situations judged ({size[0]} cards, {size[1]} effects)")
             if answers != 1:
@@ -1352,7 +1371,7 @@ def _without_one_answer(program: SearchProgram, invariant: Invariant, draws: Sit
     finding = Finding(invariant, "violated", cards=len(example.data.get("cards", [])),
                       effects=len(example.data.get("effects", [])), situation=example.data,
                       witness=f"`check` says the rules have {ANSWERS[answers]} for this situation",
-                      clauses=clauses, detail=[f"the first of {judged} situations judged without one answer"] + detail,
+                      clauses=clauses, detail=[f"situation {judged} of those judged is the first without one answer"] + detail,
                       clauses_heading="clauses that clash" if answers == 0 else "clauses that give two answers",
                       size_note="sizes drawn smallest first, then what it did not need dropped")
     if out_dir is not None:
