@@ -33,7 +33,7 @@ from typing import Iterable
 import clingo
 from clingo import ast
 
-from pybridge.errors import JudgeError, TimeLimitError
+from pybridge.errors import AnswerCount, JudgeError, TimeLimitError
 from pybridge.game import cache
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import entry_file
@@ -298,10 +298,10 @@ def _the_model(ctl: clingo.Control, deadline: float, time_limit: float) -> dict[
                                          "time_limit"))
         result = handle.get()
     if result.unsatisfiable or not models:
-        raise JudgeError("the rules have no answer for this situation (it contradicts them)")
+        raise AnswerCount("the rules have no answer for this situation (it contradicts them)", answers=0)
     if len(models) > 1:
-        raise JudgeError("the rules give more than one answer for this situation; "
-                         "the verdict layer must be deterministic")
+        raise AnswerCount("the rules give more than one answer for this situation; "
+                          "the verdict layer must be deterministic", answers=2)
     shown: dict[str, list[clingo.Symbol]] = {}
     for atom, name in zip(models[0], symbols.names(models[0])):
         shown.setdefault(name, []).append(atom)

@@ -301,7 +301,8 @@ def judge_mutant(mutant: Mutant, settings: Settings, source: Path) -> Outcome:
                     if game not in settings.baseline:
                         continue  # no generator for this game
                     try:
-                        found = search(game, _quick_bounds(), time_limit=settings.consistency_seconds, samples=1)
+                        found = search(game, _quick_bounds(), time_limit=settings.consistency_seconds, samples=1,
+                                       boards=QUICK_BOARDS)
                     except JudgeError as exc:
                         return Outcome(mutant.id, "caught", "consistency", f"{game}: {exc.render()}",
                                        time.monotonic() - started)
@@ -315,8 +316,10 @@ def judge_mutant(mutant: Mutant, settings: Settings, source: Path) -> Outcome:
     return Outcome(mutant.id, "survived", seconds=time.monotonic() - started)
 
 
-# A quick consistency search: what the ruling suite misses is often visible with two cards.
+# A quick consistency search: what the ruling suite misses is often visible with two cards; a few
+# situations of each size judged one by one (core:one-answer) catch a mutant that leaves them no answer.
 QUICK_BOUNDS = {"cards": 2, "effects": 2, "events": 1}
+QUICK_BOARDS = 5
 
 
 def _quick_bounds():
@@ -423,7 +426,7 @@ def run(*, count: int | None, seed: int, jobs: int, rulings: Iterable[str | Path
 
         for game in known_games():
             try:
-                found = search(game, _quick_bounds(), time_limit=60, samples=1)
+                found = search(game, _quick_bounds(), time_limit=60, samples=1, boards=QUICK_BOARDS)
             except JudgeError:
                 continue  # a game without a generator: no consistency search for it
             baseline[game] = [f.invariant.id for f in found.violated]
