@@ -193,3 +193,29 @@ def test_no_treatment_is_counted_by_number_in_explain_or_on_the_page(path):
         report = explain(situation, verdict.action)
         text = explain_text(report, report.verdicts[0], phrases)
         assert "treatment no." not in text and "assumption no." not in text
+
+
+def _bench_boards():
+    """bench/boards.py under a name of its own (tests/ has a boards module too)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_boards", ROOT / "bench" / "boards.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("cards, hidden, mix", [(10, 0, "plain"), (30, 3, "plain"), (30, 3, "air")])
+def test_records_read_in_bulk_or_narrowed_word_the_same(cards, hidden, mix, monkeypatch):
+    """A plain check with many illegal verdicts reads its graph's records in bulk, one with few
+    narrows each verdict's instances down first (pybridge.api._MANY_ILLEGAL): two ways to the same
+    derivations, so the same because-lines, in the same order."""
+    import pybridge.api as api_module
+
+    situation = situation_from_data(_bench_boards().board(cards, hidden, mix=mix))
+    worded = {}
+    for bulk in (True, False):
+        monkeypatch.setattr(api_module, "_MANY_ILLEGAL", -1 if bulk else 10 ** 9)
+        worded[bulk] = [(v.action, v.verdict, v.because, v.assuming) for v in check(situation).verdicts]
+    assert sum(1 for _, verdict, said, _ in worded[True] if verdict == "illegal" and said) >= 5
+    assert worded[True] == worded[False]

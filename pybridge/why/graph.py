@@ -37,7 +37,7 @@ from pybridge.why.justify import Cites, Derivation, Grouped, Node, Nodes, Reason
 
 
 class Graph:
-    def __init__(self, answer: Answer, game: Game, cites: Cites):
+    def __init__(self, answer: Answer, game: Game, cites: Cites, *, many_verdicts: bool | None = None):
         self.answer = answer
         self.game = game
         self.cites = cites
@@ -57,9 +57,10 @@ class Graph:
         self.rules_named: set[int] = set()
         self.clauses_named: set[str] = set()
         self._near_flags = answer.near
-        # Every verdict's graph (trees): a rule's records are read in bulk, which costs less than
-        # narrowing each atom's instances down first, as one verdict's graph (explain) does.
-        self.every_verdict = answer.compiled.mode == "trees"
+        # The graphs of many verdicts (trees; a plain check's because-lines): a rule's records are
+        # read in bulk, indexed once, which costs less than narrowing each atom's instances down
+        # first, as one verdict's graph (explain) does.
+        self.records_in_bulk = answer.compiled.mode == "trees" if many_verdicts is None else many_verdicts
 
     # ---- records
 
@@ -165,7 +166,7 @@ class Graph:
         record's variables open, the body's plain part is matched against the answer first, as for
         an unrecorded rule, and each instance it allows is looked up as one record; only where that
         leaves a variable open (one an aggregate binds, say) are all the rule's records read."""
-        if self.every_verdict:
+        if self.records_in_bulk:
             return self._matches(rule.record, rule, atom)
         bindings: dict[str, Symbol] = {}
         if not terms.unify(rule.head_pattern, atom, bindings):
@@ -546,6 +547,11 @@ class OpenedOnRead(Mapping):
         if not node.expanded:
             self.graph.expand(self.graph.nodes.atoms[node_id], one_level=True)
         return node
+
+    def peek(self, node_id: str) -> Node:
+        """The node as it is, not expanded: its atom and predicate, for a reader deciding whether
+        it needs the derivations."""
+        return self.graph.nodes.nodes[node_id]
 
     def __iter__(self):
         return iter(self.graph.nodes.nodes)

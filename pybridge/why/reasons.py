@@ -46,14 +46,17 @@ def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mappin
         opened.add(current)
         derivation = node.derivations[0]
         for premise_id in derivation.premises:
+            predicate = _predicate(nodes, premise_id)
+            if predicate in context and not (open_context and depth < _OPEN_DEPTH):
+                continue  # left out unread: reading a node expands it (OpenedOnRead)
             premise = nodes[premise_id]
             same_clause = (bool(premise.derivations) and premise.derivations[0].clause == derivation.clause
-                           and premise.predicate not in kept)
-            if premise.predicate in context:
-                if open_context and same_clause and depth < _OPEN_DEPTH:
+                           and predicate not in kept)
+            if predicate in context:
+                if same_clause:
                     walk(premise_id, depth + 1)
                 continue
-            if premise.derivations and (premise.predicate in through or (same_clause and depth < _OPEN_DEPTH)):
+            if premise.derivations and (predicate in through or (same_clause and depth < _OPEN_DEPTH)):
                 walk(premise_id, depth + 1)
             else:
                 found.append((premise_id, _said(premise, phrases)))
@@ -67,6 +70,12 @@ def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mappin
     for node_id_, words in found:
         said.setdefault(words, (node_id_, words))
     return list(said.values())
+
+
+def _predicate(nodes: Mapping[str, Node], node_id: str) -> str:
+    """A node's predicate without expanding it, where the mapping can tell (OpenedOnRead)."""
+    peek = getattr(nodes, "peek", None)
+    return (peek(node_id) if peek else nodes[node_id]).predicate
 
 
 def _conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str]) -> list[tuple[str, str]]:
