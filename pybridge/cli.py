@@ -535,6 +535,9 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_root
 @click.option("--invariant", "only", multiple=True, metavar="ID", help="Search only this invariant (repeatable).")
 @click.option("--samples", type=click.IntRange(min=0), default=4, show_default=True,
               help="Situations with an opponent's hidden card to vary (hidden-card dependence).")
+@click.option("--boards", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Situations to draw and judge one by one at each size, fewest cards and effects first "
+                   "(core:one-answer: no answer, or more than one).")
 @output_opt(folder=True, help="Folder for the counterexample files [default: consistency-GAME].")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, hidden=True,
               callback=_deprecated("--out DIR", "-o DIR"))
@@ -544,7 +547,8 @@ def diff(situations: tuple[Path, ...], option_pairs: tuple[str, ...], rules_root
 @json_opt
 def consistency(game: str, cards: int | None, effects: int | None, hidden: int | None, events: int | None,
                 turns: int | None, values: int | None, columns: int | None, only: tuple[str, ...], samples: int,
-                output: Path | None, out_dir: Path | None, time_limit: float, fmt: str, as_json: bool) -> None:
+                boards: int, output: Path | None, out_dir: Path | None, time_limit: float, fmt: str,
+                as_json: bool) -> None:
     """Search every situation within the bounds for one that breaks an invariant of the rules;
     write the smallest counterexample of each and name the clauses that clash. Exit 1 if any.
     The rules are the installed ones, or those under CCG_JUDGE_ASP_ROOT."""
@@ -562,7 +566,7 @@ def consistency(game: str, cards: int | None, effects: int | None, hidden: int |
         elif ": searching" not in text and "variant" not in text:
             click.echo(text, err=True)
 
-    result = search_bounded(game, bounds, time_limit=time_limit, only=only, samples=samples,
+    result = search_bounded(game, bounds, time_limit=time_limit, only=only, samples=samples, boards=boards,
                             out_dir=out_dir, progress=progress)
     as_json = _format(fmt, as_json) == "json"
     if live:

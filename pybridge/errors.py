@@ -34,6 +34,20 @@ class JudgeError(Exception):
         return where + self.message
 
 
+class TimeLimitError(JudgeError):
+    """A run stopped at its time limit: not a fault of the input, and on a busy machine not even
+    of the rules, so a tool that counts failures (the mutation score) can tell it apart."""
+
+
+class AnswerCount(JudgeError):
+    """The rules gave a valid situation no answer (``answers`` 0) or more than one (2: at least
+    two). A defect of the rules, not of the input; the consistency search looks for such situations."""
+
+    def __init__(self, message: str, *, answers: int):
+        super().__init__(message)
+        self.answers = answers
+
+
 def close_matches(word: str, choices, *, n: int = 3, cutoff: float = 0.6) -> list[str]:
     """The names nearest ``word`` for a "did you mean" (difflib's; imported only when a message
     needs it, since a valid situation never does)."""

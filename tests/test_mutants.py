@@ -12,7 +12,9 @@ import pytest
 from clingo import ast
 
 from pybridge.game.encodings import asp_root
-from pybridge.tools.mutants import OPERATORS, Settings, derive_mutants, judge_mutant, sample, write_mutant
+from pybridge.tools.mutants import (OPERATORS, Outcome, Score, Settings, _run_all, derive_mutants, judge_mutant,
+                                    sample, score_text, write_mutant)
+from pybridge.tools.rulings import run_ruling
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_TURN = ROOT / "tests" / "rulings" / "berserk" / "107"
@@ -71,6 +73,48 @@ def test_a_mutant_that_does_not_ground_is_stillborn(every_mutant):
                   and m.mutated.startswith("opponent(P,Q) :- not player(P)"))
     outcome = judge_mutant(mutant, settings([]), asp_root())
     assert outcome.status == "stillborn" and "unsafe" in outcome.detail
+
+
+def test_a_mutant_past_its_time_is_caught_by_the_time_limit_with_its_real_seconds(every_mutant):
+    # A worker process that imports the bridge and judges a ruling takes well over half a second.
+    mutant = one(every_mutant, "berserk/107_strike_and_first_turn.lp", "drop-rule", 'forbidden(P,A,"107.5-1")')
+    said = []
+    [outcome] = _run_all([mutant], settings(sorted(FIRST_TURN.glob("*.yaml"))), asp_root(), 1, 0.5, said.append)
+    assert (outcome.status, outcome.by) == ("caught", "time limit")
+    assert outcome.seconds >= 0.5 and "still running after 0.5 s" in outcome.detail
+    assert f"({outcome.seconds:.1f} s)" in said[-1] and "(0.0 s)" not in said[-1]
+
+
+def test_a_ruling_out_of_solver_time_decides_nothing(monkeypatch):
+    monkeypatch.setenv("CCG_JUDGE_TIME_LIMIT", "0.000001")  # grounding alone takes longer
+    result = run_ruling(sorted(FIRST_TURN.glob("*.yaml"))[0])
+    assert not result.passed and result.timed_out and "time limit" in result.error
+
+
+def test_a_mutant_whose_rulings_only_ran_out_of_solver_time_is_caught_by_the_time_limit(monkeypatch, every_mutant):
+    monkeypatch.setenv("CCG_JUDGE_TIME_LIMIT", "20")  # judge_mutant sets it; restored after the test
+    mutant = one(every_mutant, "berserk/512_zero_and_x.lp", "drop-rule", 'forbidden(P,cast_x(S,T,0),"512.3.1")')
+    out_of_time = settings(sorted(FIRST_TURN.glob("*.yaml"))[:2])
+    out_of_time.solver_seconds = 0.000001
+    outcome = judge_mutant(mutant, out_of_time, asp_root())
+    assert (outcome.status, outcome.by) == ("caught", "time limit")
+    assert "solver ran past" in outcome.detail and outcome.seconds > 0
+
+
+def test_the_score_says_how_many_only_the_time_limit_caught(every_mutant):
+    four = every_mutant[:4]
+    outcomes = [Outcome(four[0].id, "caught", "ruling", seconds=3.0),
+                Outcome(four[1].id, "caught", "time limit", seconds=301.2),
+                Outcome(four[2].id, "caught", "ruling", seconds=2.0),
+                Outcome(four[3].id, "survived", seconds=90.0)]
+    score = Score(len(every_mutant), 4, 1, outcomes, {m.id: m for m in four}, 400.0)
+    assert score.score == 0.75 and score.score_without_time_limit == 2 / 3
+    assert ("mutation score: 75% (3 of 4); 1 of them caught only by a time limit, which a busy machine's runs "
+            "reach too: without them 67% (2 of 3)") in score_text(score)
+    assert score.as_json()["score_without_time_limit"] == 2 / 3
+    untimed = Score(len(every_mutant), 4, 1, [o for o in outcomes if o.by != "time limit"],
+                    {m.id: m for m in four}, 100.0)
+    assert "mutation score: 67% (2 of 3)\n" in score_text(untimed)
 
 
 def _score(command: list[str]) -> dict:

@@ -33,7 +33,7 @@ from typing import Iterable
 import clingo
 from clingo import ast
 
-from pybridge.errors import JudgeError
+from pybridge.errors import AnswerCount, JudgeError, TimeLimitError
 from pybridge.game import cache
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import entry_file
@@ -215,7 +215,7 @@ class Answer:
 
 def _past(deadline: float, time_limit: float, what: str) -> None:
     if time.monotonic() > deadline:
-        raise JudgeError(limits.over(f"{what} did not finish within the time limit", time_limit, "time_limit"))
+        raise TimeLimitError(limits.over(f"{what} did not finish within the time limit", time_limit, "time_limit"))
 
 
 def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *, first: bool,
@@ -271,7 +271,7 @@ def _holds_any(ctl: clingo.Control, atoms: list[clingo.Symbol], deadline: float,
     with ctl.solve(on_model=lambda model: found.append(any(model.contains(a) for a in atoms)), async_=True) as handle:
         if not handle.wait(max(0.0, deadline - time.monotonic())):
             handle.cancel()
-            raise JudgeError(limits.over("the solver did not finish within the time limit", time_limit,
+            raise TimeLimitError(limits.over("the solver did not finish within the time limit", time_limit,
                                          "time_limit"))
     return any(found)
 
@@ -294,14 +294,14 @@ def _the_model(ctl: clingo.Control, deadline: float, time_limit: float) -> dict[
     with ctl.solve(on_model=on_model, async_=True) as handle:
         if not handle.wait(max(0.0, deadline - time.monotonic())):
             handle.cancel()
-            raise JudgeError(limits.over("the solver did not finish within the time limit", time_limit,
+            raise TimeLimitError(limits.over("the solver did not finish within the time limit", time_limit,
                                          "time_limit"))
         result = handle.get()
     if result.unsatisfiable or not models:
-        raise JudgeError("the rules have no answer for this situation (it contradicts them)")
+        raise AnswerCount("the rules have no answer for this situation (it contradicts them)", answers=0)
     if len(models) > 1:
-        raise JudgeError("the rules give more than one answer for this situation; "
-                         "the verdict layer must be deterministic")
+        raise AnswerCount("the rules give more than one answer for this situation; "
+                          "the verdict layer must be deterministic", answers=2)
     shown: dict[str, list[clingo.Symbol]] = {}
     for atom, name in zip(models[0], symbols.names(models[0])):
         shown.setdefault(name, []).append(atom)
@@ -560,7 +560,7 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
         control = None
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
-        raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
+        raise TimeLimitError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
                                      "ignored effects, ...)", bounds.judgements, "judgements"))
     graph_mode = mode in GRAPH_MODES
     answer = Answer(shown=shown, compiled=compiled, given=facts, control=control if graph_mode else None,

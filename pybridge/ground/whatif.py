@@ -27,7 +27,7 @@ import clingo
 from clingo import Function, Number, String, Symbol
 from msgspec import Struct
 
-from pybridge.errors import JudgeError, close_matches
+from pybridge.errors import JudgeError, TimeLimitError, close_matches
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import asp_root, entry_file
 from pybridge.input import limits
@@ -277,7 +277,7 @@ def search(game: Game, facts: list[Symbol], costs: Costs, top: int,
 
 def _within(deadline: float, limit: float) -> None:
     if time.monotonic() > deadline:
-        raise JudgeError(limits.over("whatif's search did not finish within the time limit", limit, "time_limit"))
+        raise TimeLimitError(limits.over("whatif's search did not finish within the time limit", limit, "time_limit"))
 
 
 def _rule_out(ctl: clingo.Control, changed: list[Symbol]) -> None:

@@ -29,6 +29,11 @@ situations that contain such a card: the card's identity (name,
 properties, features, effects it makes) is varied and ``check`` must give
 the same report, never naming the card.
 
+One invariant is about the answers a situation has (``core:one-answer``):
+a situation the rules contradict has no answer set to be found, so the
+generator is ground alone, situations are drawn from it smallest first and
+each is judged by ``check`` on its own (see :func:`judge_drawn_situations`).
+
 The vocabulary the generator draws from is derived from the files (see
 :func:`vocabulary_facts`): the game's ``game.yaml``, its ``cards.yaml``, and
 the constants the rules themselves use in the input predicates.
@@ -49,7 +54,7 @@ import clingo
 import yaml
 from clingo import ast
 
-from pybridge.errors import JudgeError, close_matches
+from pybridge.errors import AnswerCount, JudgeError, close_matches
 from pybridge.game.cache import positive_megabytes
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import asp_root, banner_id, entry_file
@@ -64,7 +69,9 @@ SWITCH = "_on"                      # _on("107.2"): the rules of clause 107.2 ar
 TARGET = "consistency_target"      # the invariant searched for, given as an assumption
 SAMPLE = "consistency_sample"      # a situation with a part the pair checks need
 PAIR_CHECKED = "compared_invariant"  # an invariant checked over pairs of situations, in Python
+JUDGED = "judged_invariant"         # an invariant checked by judging drawn situations one by one, in Python
 ANY_FEATURE = "any_feature"         # a key a rule reads of whatever feature: given to those that declare it
+DEFAULT_BOARDS = 20                 # situations drawn at each size for core:one-answer (--boards)
 
 
 # --------------------------------------------------------------------------
@@ -392,6 +399,7 @@ class Invariant:
     id: str
     sentence: str
     compared: bool = False  # checked over pairs of situations, in Python
+    judged: bool = False    # checked by judging situations drawn from the generator one by one, in Python
 
 
 def _constants(statements: Iterable[Statement]) -> dict[str, int]:
@@ -406,9 +414,11 @@ def _constants(statements: Iterable[Statement]) -> dict[str, int]:
 
 
 def read_invariants(statements: Iterable[Statement]) -> list[Invariant]:
-    """``invariant("id", "sentence")`` facts, and ``compared_invariant("id")`` for the pair checks."""
+    """``invariant("id", "sentence")`` facts, ``compared_invariant("id")`` for the pair checks and
+    ``judged_invariant("id")`` for those checked by judging situations one by one."""
     declared: dict[str, str] = {}
     compared: set[str] = set()
+    judged: set[str] = set()
     for statement in statements:
         node = statement.node
         if node.ast_type != ast.ASTType.Rule or node.body or node.head.ast_type != ast.ASTType.Literal:
@@ -422,7 +432,9 @@ def read_invariants(statements: Iterable[Statement]) -> list[Invariant]:
             declared[values[0].string] = values[1].string
         elif atom.symbol.name == PAIR_CHECKED and len(values) == 1 and values[0] is not None:
             compared.add(values[0].string)
-    return [Invariant(i, s, i in compared) for i, s in declared.items()]
+        elif atom.symbol.name == JUDGED and len(values) == 1 and values[0] is not None:
+            judged.add(values[0].string)
+    return [Invariant(i, s, i in compared, i in judged) for i, s in declared.items()]
 
 
 # --------------------------------------------------------------------------
@@ -442,6 +454,8 @@ class Finding:
     witness: str = ""
     clauses: list[str] = field(default_factory=list)
     detail: list[str] = field(default_factory=list)
+    clauses_heading: str = "clauses that clash"
+    size_note: str = ""  # how the counterexample's size was reached, where not by the search's optimisation
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.invariant.id, "sentence": self.invariant.sentence,
@@ -541,6 +555,7 @@ class SearchProgram:
         facts += [F("vocabulary_public_property", [F(k)]) for k in g.public_when_hidden]
         facts += [F("vocabulary_card_property", [F(k)]) for k in g.card_properties]
         facts += [F("vocabulary_active_while_hidden", [F(f)]) for f in g.active_while_hidden]
+        facts += [F("vocabulary_placement", [F(p.property), _term(p.value)]) for p in g.placements]
         facts += [F("vocabulary_value", [N(n)]) for n in range(self.constants.get("values", 2) + 1)]
         if g.board is not None:
             facts.append(F("vocabulary_board", [N(g.board.columns), N(g.board.rows_per_side)]))
@@ -553,10 +568,12 @@ class SearchProgram:
         nodes = [s.node for s in self.rules + self.generator + self.invariants]
         return _control(nodes, self.game_facts(), ["--opt-strategy=usc"] + self._constant_arguments())
 
-    def replay_control(self, facts: Iterable[clingo.Symbol]) -> tuple[clingo.Control, list[str]]:
-        """The rules with every clause switched by ``_on``, the invariants and one situation's facts."""
+    def replay_control(self, facts: Iterable[clingo.Symbol], *,
+                       invariants: bool = True) -> tuple[clingo.Control, list[str]]:
+        """The rules with every clause switched by ``_on``, the invariants (unless not wanted) and
+        one situation's facts."""
         clauses = rule_clauses(self.rules)
-        nodes = switched(self.rules) + [s.node for s in self.invariants
+        nodes = switched(self.rules) + [s.node for s in (self.invariants if invariants else [])
                                         if s.node.ast_type != ast.ASTType.Minimize]
         loc = _location("<switches>")
         for clause in clauses:  # { _on("107.2") }. : each clause free to be on or off
@@ -790,6 +807,15 @@ def clashing_clauses(program: SearchProgram, facts: list[clingo.Symbol], invaria
         builder.add(ast.Program(loc, "forbid", []))
         builder.add(ast.Rule(loc, ast.Literal(loc, ast.Sign.NoSign, ast.BooleanConstant(False)), body))
     ctl.ground([("forbid", [])])
+    core = minimal_core(ctl, switch, clauses, deadline)
+    return witness, sort_clause_ids(core or [])  # None: the violation does not follow from the clauses alone
+
+
+def minimal_core(ctl: clingo.Control, switch: dict[str, clingo.Symbol], clauses: list[str],
+                 deadline: float) -> list[str] | None:
+    """A set of clauses that, switched on, leave the ground program no model whatever the other
+    clauses do: clingo's unsatisfiable core of the assumptions ``_on(clause)``, minimised by
+    deletion (until the deadline). None: the program has a model with every clause on."""
     by_literal = {ctl.symbolic_atoms[symbol].literal: clause for clause, symbol in switch.items()}
 
     def core_of(on: list[str]) -> list[str] | None:
@@ -801,15 +827,15 @@ def clashing_clauses(program: SearchProgram, facts: list[clingo.Symbol], invaria
         return sorted({by_literal[lit] for lit in found if lit in by_literal})
 
     core = core_of(clauses)
-    if core is None:  # the violation does not follow from the clauses alone
-        return witness, []
+    if core is None:
+        return None
     for clause in list(core):
         if clause not in core or time.monotonic() > deadline:
             continue
         smaller = core_of([c for c in core if c != clause])
         if smaller is not None:
             core = smaller
-    return witness, sort_clause_ids(core)
+    return core
 
 
 # --------------------------------------------------------------------------
@@ -826,12 +852,16 @@ def _file_name(invariant: str) -> str:
 
 def search(game_name: str, bounds: Bounds = Bounds(), *, time_limit: float = 120.0,
            only: Iterable[str] = (), out_dir: Path | None = None, samples: int = 4,
-           progress: Progress | None = None) -> SearchResult:
+           boards: int = DEFAULT_BOARDS, progress: Progress | None = None) -> SearchResult:
     """Search every invariant of the game (or those in ``only``) within the bounds; write each
-    violation's smallest counterexample into ``out_dir``."""
+    violation's smallest counterexample into ``out_dir``. ``samples``: situations the hidden-card
+    pair check varies; ``boards``: situations drawn at each size for the invariants judged one
+    situation at a time (core:one-answer)."""
     started = time.monotonic()
     deadline = started + time_limit
     say = progress or (lambda text: None)
+    if boards < 1:
+        raise JudgeError(f"boards must be 1 or more, got {boards}", field="--boards")
     program = SearchProgram.load(game_name, bounds)
     invariants = program.invariant_list
     wanted = list(only)
@@ -844,9 +874,9 @@ def search(game_name: str, bounds: Bounds = Bounds(), *, time_limit: float = 120
                 raise JudgeError(f"unknown invariant {name!r}{hint} ({game_name} has {', '.join(sorted(known))})",
                                  field="--invariant")
         invariants = [i for i in invariants if i.id in wanted]
-    say(f"grounding {game_name} rules with the generator ({_bounds_text(program.constants)})")
-    ctl = program.search_control()
-    ctl.ground([("base", [])])
+    # Those judged situation by situation last: they sample, where the others decide.
+    invariants = sorted(invariants, key=lambda i: i.judged)
+    ctl: clingo.Control | None = None  # generator, rules and invariants, ground once when first needed
     findings: list[Finding] = []
     complete = True
     for number, invariant in enumerate(invariants, 1):
@@ -856,10 +886,17 @@ def search(game_name: str, bounds: Bounds = Bounds(), *, time_limit: float = 120
             findings.append(Finding(invariant, "unknown"))
             complete = False
             continue
-        if invariant.compared:
-            finding = _compare_hidden(program, ctl, invariant, deadline, samples, out_dir, say, label)
+        if invariant.judged:
+            finding = judge_drawn_situations(program, invariant, deadline, boards, out_dir, say, label)
         else:
-            finding = _search_one(program, ctl, invariant, deadline, out_dir, say, label)
+            if ctl is None:
+                say(f"grounding {game_name} rules with the generator ({_bounds_text(program.constants)})")
+                ctl = program.search_control()
+                ctl.ground([("base", [])])
+            if invariant.compared:
+                finding = _compare_hidden(program, ctl, invariant, deadline, samples, out_dir, say, label)
+            else:
+                finding = _search_one(program, ctl, invariant, deadline, out_dir, say, label)
         finding.seconds = time.monotonic() - begun
         complete = complete and finding.status != "unknown"
         findings.append(finding)
@@ -1052,6 +1089,338 @@ def _compare_hidden(program: SearchProgram, ctl: clingo.Control, invariant: Inva
 
 
 # --------------------------------------------------------------------------
+# One answer per situation: situations drawn from the generator alone, each judged on its own
+#
+# The search above finds a situation as an answer set of the generator joined with the rules. A
+# situation the rules give no answer has no such answer set, so it can never be found that way; one
+# with two answers is found only as two answer sets that agree on the situation. So this invariant
+# is checked the other way round: the generator alone (with the part of the rules it reads) is
+# ground once, situations are drawn from it smallest first (by cards, then effects), and `check`
+# judges each one on its own. The candidates come from the game's generator and not from the
+# tests' board maker (tests/boards.py): the generator is the game's own description of a situation,
+# keeps to the bounds the user gives, covers every word of the vocabulary (effects, history,
+# editions and options, not only catalogue cards), works for every game that has one, and its
+# answer sets are already what the viewpoint player sees, so a counterexample goes back to a
+# situation file as every other one does.
+
+MOST_CHOICES = 4  # a draw brings in up to this many of the generator's choices drawn at random
+DRAW_SEED = 29    # a rerun on the same rules draws the same situations
+
+
+def _defined(node: ast.AST) -> set[tuple[str, int]]:
+    """The predicates a rule's head defines (a choice's or disjunction's elements, not their conditions)."""
+    head = node.head
+    if head.ast_type in (ast.ASTType.Aggregate, ast.ASTType.Disjunction):
+        literals = [element.literal for element in head.elements]
+    else:
+        literals = [head]
+    found = set()
+    for literal in literals:
+        if (literal.ast_type == ast.ASTType.Literal and literal.atom.ast_type == ast.ASTType.SymbolicAtom
+                and literal.atom.symbol.ast_type == ast.ASTType.Function):
+            found.add((literal.atom.symbol.name, len(literal.atom.symbol.arguments)))
+    return found
+
+
+def _chosen(node: ast.AST) -> set[tuple[str, int]]:
+    """The predicates a choice rule chooses."""
+    return _defined(node) if node.head.ast_type == ast.ASTType.Aggregate else set()
+
+
+def _named(nodes: Iterable[ast.AST]) -> set[tuple[str, int]]:
+    collector = _Atoms()
+    for node in nodes:
+        collector(node)
+    return {(name, len(args)) for name, args in collector.found}
+
+
+def generator_program(program: SearchProgram) -> list[ast.AST]:
+    """The generator with the rules it reads, and the rules those read in turn (Berserk's classes of
+    action and protections): the part of the search program that does not rest on the rules'
+    judgement, so that every situation it makes is one, whatever the rules then say of it."""
+    generator = [s.node for s in program.generator]
+    defined = set().union(*(_defined(n) for n in generator if n.ast_type == ast.ASTType.Rule))
+    given = {(f.name, len(f.arguments)) for f in program.game_facts()}
+    rules = [s.node for s in program.rules if s.node.ast_type == ast.ASTType.Rule]
+    wanted, done, taken = _named(generator) - defined - given, set(), set()
+    while wanted:
+        signature = wanted.pop()
+        done.add(signature)
+        for index, node in enumerate(rules):
+            if index not in taken and signature in _defined(node):
+                taken.add(index)
+                wanted |= _named([node]) - defined - given - done
+    return generator + [rules[i] for i in sorted(taken)]
+
+
+def _mentions(symbol: clingo.Symbol, names: set[str]) -> bool:
+    if symbol.type == clingo.SymbolType.String:
+        return symbol.string in names
+    return symbol.type == clingo.SymbolType.Function and any(_mentions(a, names) for a in symbol.arguments)
+
+
+Size = tuple[int, int]  # cards, effects
+
+
+def _details(nodes: list[ast.AST]) -> set[tuple[str, int]]:
+    """What the generator counts as a detail of a situation: the predicate each element of its
+    ``#minimize`` counts (its first positive atom), but cards and effects, which are the size, and
+    what a situation must choose one of (an edition, an option's value: ``1 { ... }``)."""
+    found, required = set(), set()
+    for node in nodes:
+        if node.ast_type == ast.ASTType.Rule and _at_least_one(node.head):
+            required |= _chosen(node)
+        if node.ast_type == ast.ASTType.Minimize and node.body:
+            first = node.body[0]
+            if (first.ast_type == ast.ASTType.Literal and first.sign == ast.Sign.NoSign
+                    and first.atom.ast_type == ast.ASTType.SymbolicAtom
+                    and first.atom.symbol.ast_type == ast.ASTType.Function):
+                found.add((first.atom.symbol.name, len(first.atom.symbol.arguments)))
+    return found - required - {SIZE_CARD, SIZE_EFFECT}
+
+
+SIZE_CARD, SIZE_EFFECT = ("card", 1), ("effect_used", 1)
+
+
+def _at_least_one(head: ast.AST) -> bool:
+    """A choice that must make one at least (``1 { ... }``, which clingo reads as ``1 <= { ... }``)."""
+    if head.ast_type != ast.ASTType.Aggregate or head.left_guard is None:
+        return False
+    bound = _constant(head.left_guard.term)
+    return (head.left_guard.comparison == ast.ComparisonOperator.LessEqual and bound is not None
+            and bound.type == clingo.SymbolType.Number and bound.number >= 1)
+
+
+class SituationDraws:
+    """The generator ground alone, giving situations of a chosen size one at a time. The solver makes
+    the choices a draw leaves open at random (so each draw picks its own turn, options, controller,
+    zone, cell, type ...), but a detail (what the generator's ``#minimize`` counts: a feature, a
+    marker, an event ...) is left out where it may be; a draw also prefers a few of the generator's
+    choices drawn at random, which brings details in. A preference, not an assumption: a choice that
+    cannot go with the others (a parameter of a feature the generator cannot print) is left out
+    instead of failing the draw."""
+
+    def __init__(self, program: SearchProgram):
+        nodes = generator_program(program)
+        chosen = set().union(*(_chosen(n) for n in nodes if n.ast_type == ast.ASTType.Rule))
+        # Only the situation and the choices that made it are read back (a model holds thousands of
+        # vocabulary facts besides).
+        location = _location("<draws>")
+        shown = [ast.ShowSignature(location, name, arity, True) for name, arity in sorted(input_signatures() | chosen)]
+        self.ctl = _control(nodes + shown, program.game_facts(), program._constant_arguments())
+        self.ctl.ground([("base", [])])
+        config = self.ctl.configuration
+        config.solve.opt_mode = "ignore"
+        config.solve.models = "1"
+        config.solver.heuristic = "Domain"
+        config.solver.sign_def = "rnd"
+        config.solver.forget_on_step = "varScores,signs"  # each draw starts afresh, not near the last one
+        F = clingo.Function
+        slots = program.slot_facts()
+        self.cards = [F(SIZE_CARD[0], [f.arguments[1]]) for f in slots if f.name == "slot_card"]
+        self.effects = [F(SIZE_EFFECT[0], [f.arguments[1]]) for f in slots if f.name == "slot_effect"]
+        chosen -= {SIZE_CARD, SIZE_EFFECT}
+        atoms = [a for a in self.ctl.symbolic_atoms
+                 if not a.is_fact and (a.symbol.name, len(a.symbol.arguments)) in chosen]
+        self.choices = [a.symbol for a in atoms]
+        self._literals = {a.symbol: a.literal for a in atoms}
+        self._pools: dict[Size, dict[str, list[clingo.Symbol]]] = {}
+        details = _details(nodes)
+        with self.ctl.backend() as backend:
+            for atom in atoms:
+                if (atom.symbol.name, len(atom.symbol.arguments)) in details:
+                    backend.add_heuristic(atom.literal, clingo.HeuristicType.Sign, -1, 1, [])
+
+    def sizes(self) -> list[Size]:
+        """Every size within the bounds, smallest first: fewer cards, then fewer effects."""
+        return [(cards, effects) for cards in range(len(self.cards) + 1) for effects in range(len(self.effects) + 1)]
+
+    def _size(self, size: Size) -> list[tuple[clingo.Symbol, bool]]:
+        cards, effects = size
+        return ([(atom, n < cards) for n, atom in enumerate(self.cards)]
+                + [(atom, n < effects) for n, atom in enumerate(self.effects)])
+
+    def _pool(self, size: Size) -> dict[str, list[clingo.Symbol]]:
+        """The choices a situation of this size may make (none about a card or effect it lacks), by
+        predicate: a draw picks a predicate first, so that the thousands of feature parameters do
+        not crowd out the turn, the cells or the history."""
+        if size not in self._pools:
+            absent = {a.arguments[0].string for a, present in self._size(size) if not present}
+            pool: dict[str, list[clingo.Symbol]] = {}
+            for atom in self.choices:
+                if not _mentions(atom, absent):
+                    pool.setdefault(atom.name, []).append(atom)
+            self._pools[size] = pool
+        return self._pools[size]
+
+    def _solve(self, assumptions: list[tuple[clingo.Symbol, bool]]) -> list[clingo.Symbol] | None:
+        found: list[list[clingo.Symbol]] = []
+        self.ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(m.symbols(shown=True)))
+        return found[0] if found else None
+
+    def _solve_preferring(self, assumptions: list[tuple[clingo.Symbol, bool]],
+                          preferred: Iterable[clingo.Symbol]) -> list[clingo.Symbol] | None:
+        """A situation under the assumptions that makes the preferred choices where it can."""
+        with self.ctl.backend() as backend:  # the preferences hold while `condition` does: this solve
+            condition = backend.add_atom()
+            backend.add_external(condition, clingo.TruthValue.True_)
+            for atom in preferred:
+                backend.add_heuristic(self._literals[atom], clingo.HeuristicType.Level, 10, 2, [condition])
+                backend.add_heuristic(self._literals[atom], clingo.HeuristicType.Sign, 1, 2, [condition])
+        try:
+            return self._solve(assumptions)
+        finally:
+            with self.ctl.backend() as backend:
+                backend.add_external(condition, clingo.TruthValue.Release)
+
+    def draw(self, size: Size, preferred: int, rng: random.Random) -> list[clingo.Symbol] | None:
+        """A situation of this size that makes, where it can, ``preferred`` choices drawn at random
+        (None: the generator has no situation of this size)."""
+        pool = self._pool(size)
+        names = sorted(pool)
+        picked = [rng.choice(pool[rng.choice(names)]) for _ in range(preferred)] if names else []
+        self.ctl.configuration.solver.seed = str(rng.randrange(1 << 30))
+        return self._solve_preferring(self._size(size), picked)
+
+    def chosen(self, atoms: Iterable[clingo.Symbol]) -> list[clingo.Symbol]:
+        """The choices a drawn situation made, in an order that drops a feature's parameters before it."""
+        return sorted((a for a in atoms if a in self._literals), key=str)
+
+    def without(self, atoms: list[clingo.Symbol], dropped: clingo.Symbol) -> list[clingo.Symbol] | None:
+        """The same situation but for one of its choices, and what only that one brought (a
+        property its number gave); None: the generator needs that choice."""
+        made = set(atoms)
+        assumptions = ([(a, a in made) for a in self.cards + self.effects] + [(dropped, False)]
+                       + [(a, False) for a in self.choices if a not in made])
+        return self._solve_preferring(assumptions, [a for a in self.choices if a in made and a != dropped])
+
+
+def _answers(situation: Situation, deadline: float) -> int | None:
+    """How many answers `check` finds for the situation: 0, 1 or 2 (two or more); None: the time ran out."""
+    from pybridge.api import check
+
+    try:
+        check(situation, time_limit=max(0.1, deadline - time.monotonic()), reasons=False)
+    except AnswerCount as exc:
+        return exc.answers
+    except JudgeError:
+        if time.monotonic() >= deadline:
+            return None
+        raise
+    return 1
+
+
+ANSWERS = {0: "no answer", 2: "more than one answer"}
+
+
+def judge_drawn_situations(program: SearchProgram, invariant: Invariant, deadline: float, boards: int,
+                           out_dir: Path | None, say: Progress, label: str) -> Finding:
+    """``boards`` situations of every size, smallest first, each judged by `check` on its own;
+    stop at the first without exactly one answer."""
+    say(f"{label}: grounding the generator alone")
+    draws = SituationDraws(program)
+    rng = random.Random(DRAW_SEED)
+    judged, seen = 0, set()
+
+    def out_of_time() -> Finding:
+        return Finding(invariant, "unknown", detail=[f"{judged} situations judged before the time ran out, "
+                                                     "each with one answer"])
+
+    for size in draws.sizes():
+        for number in range(boards):
+            if time.monotonic() >= deadline:
+                return out_of_time()
+            atoms = draws.draw(size, number % (MOST_CHOICES + 1), rng)
+            if atoms is None or frozenset(atoms) in seen:
+                continue
+            seen.add(frozenset(atoms))
+            answers = _answers(counterexample(atoms, program.game).situation, deadline)
+            if answers is None:
+                return out_of_time()
+            judged += 1
+            say(f"{label}: searching, {judged} situations judged ({size[0]} cards, {size[1]} effects)")
+            if answers != 1:
+                return _without_one_answer(program, invariant, draws, atoms, answers, judged, deadline, out_dir, say,
+                                           label)
+    most = draws.sizes()[-1]
+    return Finding(invariant, "held", detail=[
+        f"{judged} situations drawn and judged one by one, up to {boards} of each size up to {most[0]} cards and "
+        f"{most[1]} effects: each has one answer (a sample of the situations within the bounds, not all of them)"])
+
+
+def _shrink(program: SearchProgram, draws: SituationDraws, atoms: list[clingo.Symbol], answers: int,
+            deadline: float) -> list[clingo.Symbol]:
+    """Drop the situation's choices one at a time (a feature, a property, an event ...) while it keeps
+    its number of answers."""
+    for dropped in draws.chosen(atoms):
+        if time.monotonic() >= deadline:
+            break
+        smaller = draws.without(atoms, dropped) if dropped in atoms else None
+        if smaller is not None and _answers(counterexample(smaller, program.game).situation, deadline) == answers:
+            atoms = smaller
+    return atoms
+
+
+def _without_one_answer(program: SearchProgram, invariant: Invariant, draws: SituationDraws,
+                        atoms: list[clingo.Symbol], answers: int, judged: int, deadline: float,
+                        out_dir: Path | None, say: Progress, label: str) -> Finding:
+    say(f"{label}: searching, situation {judged} has {ANSWERS[answers]}; dropping what it does not need")
+    atoms = _shrink(program, draws, atoms, answers, deadline)
+    example = counterexample(atoms, program.game)
+    clauses, detail = answer_clauses(program, example.facts, answers, deadline + 30)
+    finding = Finding(invariant, "violated", cards=len(example.data.get("cards", [])),
+                      effects=len(example.data.get("effects", [])), situation=example.data,
+                      witness=f"`check` says the rules have {ANSWERS[answers]} for this situation",
+                      clauses=clauses, detail=[f"situation {judged} of those judged is the first without one answer"] + detail,
+                      clauses_heading="clauses that clash" if answers == 0 else "clauses that give two answers",
+                      size_note="sizes drawn smallest first, then what it did not need dropped")
+    if out_dir is not None:
+        finding.counterexample = out_dir / _file_name(invariant.id)
+        write_counterexample(example, finding.counterexample, invariant, finding.witness, clauses)
+    return finding
+
+
+def answer_clauses(program: SearchProgram, facts: list[clingo.Symbol], answers: int,
+                   deadline: float) -> tuple[list[str], list[str]]:
+    """The clauses behind a situation's wrong number of answers, with what to say of them. No answer:
+    a minimal set of clauses that, switched on, leave no answer whatever the other clauses do (as a
+    violation's clauses are found). More than one: a minimal set of clauses that, alone switched on,
+    still give two answers (found by deletion); and a few atoms the two answers differ in."""
+    from pybridge.why.justify import sort_clause_ids
+
+    ctl, clauses = program.replay_control(facts, invariants=False)
+    ctl.ground([("base", [])])
+    switch = {c: clingo.Function(SWITCH, [clingo.String(c)]) for c in clauses}
+    if answers == 0:
+        core = minimal_core(ctl, switch, clauses, deadline)
+        if core is None:
+            return [], ["the rules alone, every clause on, have an answer here: what has none is in ccg-judge's "
+                        "own layers (its records or why layer)"]
+        return sort_clause_ids(core), []
+    ctl.configuration.solve.models = "2"
+
+    def answers_with(on: set[str]) -> list[set[clingo.Symbol]]:
+        found: list[set[clingo.Symbol]] = []
+        ctl.solve(assumptions=[(switch[c], c in on) for c in clauses],
+                  on_model=lambda m: found.append({a for a in m.symbols(atoms=True) if a.name != SWITCH}))
+        return found
+
+    both = answers_with(set(clauses))
+    if len(both) < 2:
+        return [], ["the rules alone, every clause on, have one answer here: what has two is in ccg-judge's own "
+                    "layers (its records or why layer)"]
+    kept = list(clauses)
+    for clause in list(kept):
+        if time.monotonic() > deadline:
+            break
+        if len(answers_with(set(kept) - {clause})) > 1:
+            kept.remove(clause)
+    differ = sorted(map(str, both[0] ^ both[1]))
+    return sort_clause_ids(kept), [f"the two answers differ in {', '.join(differ[:5])}"
+                                   + (f" and {len(differ) - 5} more" if len(differ) > 5 else "")]
+
+
+# --------------------------------------------------------------------------
 # Wording the result
 
 
@@ -1064,13 +1433,14 @@ def result_text(result: SearchResult) -> str:
             continue
         lines.append(f"    {f.invariant.sentence}")
         size = (f"{f.cards} card{'s' if f.cards != 1 else ''}, {f.effects} effect{'s' if f.effects != 1 else ''}; "
-                + ("the smallest within the bounds" if f.minimal else "the smallest found before the time ran out"))
+                + (f.size_note or ("the smallest within the bounds" if f.minimal
+                                   else "the smallest found before the time ran out")))
         where = f.counterexample if f.counterexample is not None else "(not written)"
         lines.append(f"    counterexample: {where} ({size})")
         lines.append(f"    where: {f.witness}")
         lines.extend(f"    {d}" for d in f.detail)
         if not f.invariant.compared:
-            lines.append("    clauses that clash: " + (", ".join(f.clauses) if f.clauses else
+            lines.append(f"    {f.clauses_heading}: " + (", ".join(f.clauses) if f.clauses else
                                                      "none: the invariant fails whatever the clauses do"))
     held = sum(f.status == "held" for f in result.findings)
     unknown = sum(f.status == "unknown" for f in result.findings)
@@ -1141,7 +1511,8 @@ def _search_child(connection, game_name: str, bounds: Bounds, time_limit: float,
 
 def search_bounded(game_name: str, bounds: Bounds = Bounds(), *, time_limit: float = 120.0,
                    only: Iterable[str] = (), out_dir: Path | None = None, samples: int = 4,
-                   progress: Progress | None = None, memory_mb: int | None = None) -> SearchResult:
+                   boards: int = DEFAULT_BOARDS, progress: Progress | None = None,
+                   memory_mb: int | None = None) -> SearchResult:
     """:func:`search` in a process of its own, which may use at most ``memory_mb`` (default:
     CCG_JUDGE_CONSISTENCY_MB, 4096) and is stopped at the time limit even while it grounds (which
     clingo cannot interrupt): every invariant is then reported unknown. Bounds whose estimated ground
@@ -1155,7 +1526,7 @@ def search_bounded(game_name: str, bounds: Bounds = Bounds(), *, time_limit: flo
     started = time.monotonic()
     context = multiprocessing.get_context("spawn")
     receiving, sending = context.Pipe(duplex=False)
-    options = {"only": tuple(only), "out_dir": out_dir, "samples": samples}
+    options = {"only": tuple(only), "out_dir": out_dir, "samples": samples, "boards": boards}
     child = context.Process(target=_search_child, args=(sending, game_name, bounds, time_limit, memory_mb, options),
                             daemon=True)
     child.start()

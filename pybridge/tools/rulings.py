@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from pybridge.api import check, explain, normalise_action, resolve
-from pybridge.errors import JudgeError
+from pybridge.errors import JudgeError, TimeLimitError
 from pybridge.input.situation import Situation, load_situation
 from pybridge.input.structs import replace
 from pybridge.report.render import to_json
@@ -21,6 +21,7 @@ class RulingResult:
     title: str
     problems: list[str] = field(default_factory=list)
     error: str | None = None
+    timed_out: bool = False  # the error is a run stopped at its time limit (nothing was decided)
 
     @property
     def passed(self) -> bool:
@@ -85,6 +86,8 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
             continue
         try:
             answer = explain(situation, action, player=player).verdicts[0]
+        except TimeLimitError:
+            raise  # the run's limit, not a mismatch: the ruling as a whole is undecided
         except JudgeError as exc:
             problems.append(f"{wanted}: cannot be explained: {exc.render()}")
             continue
@@ -120,6 +123,8 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
     for action, wanted in expect.resolved.items():
         try:
             result, _ = resolve(situation, action)
+        except TimeLimitError:
+            raise  # the run's limit, not a mismatch: the ruling as a whole is undecided
         except JudgeError as exc:
             problems.append(f"{normalise_action(action)}: cannot be resolved: {exc.render()}")
             continue
@@ -159,6 +164,9 @@ def run_ruling(path: Path) -> RulingResult:
         if situation.ruling is None:
             return RulingResult(str(path), "", error="no 'ruling' section: not a ruling file")
         report = check(situation)
+        problems = judge_ruling(situation, report)
+    except TimeLimitError as exc:
+        return RulingResult(str(path), "", error=exc.render(), timed_out=True)
     except JudgeError as exc:
         return RulingResult(str(path), "", error=exc.render())
-    return RulingResult(str(path), situation.ruling.title, judge_ruling(situation, report))
+    return RulingResult(str(path), situation.ruling.title, problems)
