@@ -560,7 +560,7 @@ def solve(game_name: str, facts: FactSet | list[clingo.Symbol], *, mode: str = "
         control = None
     judgements = sum(len(v) for name, v in shown.items() if not name.startswith("_"))
     if judgements > bounds.judgements:
-        raise TimeLimitError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
+        raise JudgeError(limits.over(f"the situation gives {judgements} judgements (verdicts, prohibitions, "
                                      "ignored effects, ...)", bounds.judgements, "judgements"))
     graph_mode = mode in GRAPH_MODES
     answer = Answer(shown=shown, compiled=compiled, given=facts, control=control if graph_mode else None,
