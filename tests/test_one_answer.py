@@ -53,6 +53,20 @@ def test_generated_boards_have_one_answer():
     assert not wrong, f"boards of seed {CI_SEED} without exactly one answer: {wrong[:5]}"
 
 
+def test_the_answer_count_of_the_deep_profile_agrees_with_check():
+    """The deep profile counts answers without the why layer: on boards check judges, the count is one."""
+    counted = 0
+    for number in range(12):
+        data = board(CI_SEED + 1, number)
+        situation = _valid(data)
+        if situation is None:
+            continue
+        api.check(situation)
+        assert api.answer_count(data) == api.answer_count(situation) == 1
+        counted += 1
+    assert counted >= 10
+
+
 def test_the_five_card_board_that_had_no_answer_has_one():
     """The reproducer: two Демон зависти side by side, one next to two enemy Посвященный Дзара."""
     demon, mage = "Демон зависти", "Посвященный Дзара"
