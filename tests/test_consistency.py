@@ -20,6 +20,11 @@ from pybridge.input.structs import replace
 from pybridge.tools.consistency import Bounds, search
 
 ROOT = Path(__file__).resolve().parent.parent
+# Two cards, two effects, one hidden card, one history event: every planted contradiction below has a
+# counterexample of one card and at most two effects, so these bounds hold it with room to spare (a second
+# card, a hidden one, an event are there to be left out), and the search proves it the smallest. The
+# generator's own bounds (three cards, three columns, two events) find the same counterexamples, in
+# several times the grounding and solving.
 SMALL = Bounds(cards=2, effects=2, hidden=1, events=1)
 # What the planted contradictions break; on the shipped rules these hold.
 PLANTED = ["core:clash-silent", "core:value-below-zero", "core:value-defined"]
@@ -58,7 +63,7 @@ def test_the_shipped_rules_keep_what_the_plants_break(tmp_path):
 def test_forbid_wins_removed_gives_a_counterexample_and_the_clause(tmp_path):
     root = planted(tmp_path, "core/effects.lp", FORBID_WINS_AT_EQUAL_TIMESTAMPS)
     with use_asp_root(root):
-        result = search("berserk", Bounds(), only=["core:clash-silent"], out_dir=tmp_path / "out",
+        result = search("berserk", SMALL, only=["core:clash-silent"], out_dir=tmp_path / "out",
                         time_limit=600)
         (finding,) = result.violated
         assert (finding.cards, finding.effects, finding.minimal) == (1, 2, True)
@@ -78,7 +83,7 @@ def test_forbid_wins_removed_gives_a_counterexample_and_the_clause(tmp_path):
 def test_zero_clamp_removed_leaves_a_value_undefined(tmp_path):
     root = planted(tmp_path, "core/effects.lp", ZERO_CLAMP)
     with use_asp_root(root):
-        result = search("berserk", Bounds(), only=["core:value-defined"], out_dir=tmp_path / "out", time_limit=600)
+        result = search("berserk", SMALL, only=["core:value-defined"], out_dir=tmp_path / "out", time_limit=600)
         (finding,) = result.violated
         assert (finding.cards, finding.effects) == (1, 1)
         situation = load_situation(finding.counterexample)
@@ -92,7 +97,7 @@ def test_an_unclamped_value_goes_below_zero(tmp_path):
     root = planted(tmp_path, "core/effects.lp", CLAMPED_VALUE, unclamped)
     root = planted_again(root, "core/effects.lp", ZERO_CLAMP)
     with use_asp_root(root):
-        result = search("berserk", Bounds(), only=["core:value-below-zero"], out_dir=tmp_path / "out",
+        result = search("berserk", SMALL, only=["core:value-below-zero"], out_dir=tmp_path / "out",
                         time_limit=600)
     (finding,) = result.violated
     assert set(finding.clauses) == {"core:in-force", "core:values"}  # the planted rule sits under core:values

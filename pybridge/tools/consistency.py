@@ -1153,10 +1153,13 @@ def generator_program(program: SearchProgram) -> list[ast.AST]:
     return generator + [rules[i] for i in sorted(taken)]
 
 
-def _mentions(symbol: clingo.Symbol, names: set[str]) -> bool:
+def _strings(symbol: clingo.Symbol) -> set[str]:
+    """Every string in the term, at any depth (a card's or an effect's id among them)."""
     if symbol.type == clingo.SymbolType.String:
-        return symbol.string in names
-    return symbol.type == clingo.SymbolType.Function and any(_mentions(a, names) for a in symbol.arguments)
+        return {symbol.string}
+    if symbol.type != clingo.SymbolType.Function:
+        return set()
+    return set().union(*(_strings(a) for a in symbol.arguments))
 
 
 Size = tuple[int, int]  # cards, effects
@@ -1224,6 +1227,10 @@ class SituationDraws:
                  if not a.is_fact and (a.symbol.name, len(a.symbol.arguments)) in chosen]
         self.choices = [a.symbol for a in atoms]
         self._literals = {a.symbol: a.literal for a in atoms}
+        # The card and effect slots each choice names, read once: walking every choice's terms again for
+        # each size took most of a one-answer search's time.
+        slot_ids = {a.arguments[0].string for a in self.cards + self.effects}
+        self._slots_named = {atom: frozenset(_strings(atom) & slot_ids) for atom in self.choices}
         self._pools: dict[Size, dict[str, list[clingo.Symbol]]] = {}
         details = _details(nodes)
         with self.ctl.backend() as backend:
@@ -1248,7 +1255,7 @@ class SituationDraws:
             absent = {a.arguments[0].string for a, present in self._size(size) if not present}
             pool: dict[str, list[clingo.Symbol]] = {}
             for atom in self.choices:
-                if not _mentions(atom, absent):
+                if not self._slots_named[atom] & absent:
                     pool.setdefault(atom.name, []).append(atom)
             self._pools[size] = pool
         return self._pools[size]

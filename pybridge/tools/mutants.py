@@ -24,6 +24,7 @@ id and reason); they are left out of the score.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import multiprocessing
 import random
@@ -111,14 +112,16 @@ class _Constants(ast.Transformer):
 
 
 def _alternative(symbol: clingo.Symbol, pool: dict[int, list[clingo.Symbol]]) -> clingo.Symbol | None:
-    """Another value for a constant: a number plus one; else the next of its kind the rules use."""
+    """Another value for a constant: a number plus one; else the next of its kind the rules use
+    (after the last, the first). ``pool`` holds each kind's values sorted, without repeats: a binary
+    search finds the next (sorting the pool again for every constant took most of a derivation)."""
     if symbol.type == clingo.SymbolType.Number:
         return clingo.Number(symbol.number + 1)
-    others = sorted(s for s in pool.get(symbol.type, []) if s != symbol)
-    if not others:
-        return None
-    after = [s for s in others if s > symbol]
-    return (after or others)[0]
+    values = pool.get(symbol.type, [])
+    after = bisect.bisect_right(values, symbol)
+    if after < len(values):
+        return values[after]
+    return next((s for s in values if s != symbol), None)
 
 
 def _statements(path: Path) -> list[tuple[ast.AST, str | None]]:
@@ -265,15 +268,16 @@ def _stillborn(game: str) -> str | None:
     return None
 
 
-def judge_mutant(mutant: Mutant, settings: Settings, source: Path) -> Outcome:
-    """Write the mutant into a temporary rules base and judge it there."""
+def judge_mutant(mutant: Mutant, settings: Settings | Callable[[], Settings], source: Path) -> Outcome:
+    """Write the mutant into a temporary rules base and judge it there. ``settings`` may be given as a
+    function, asked only once the mutated rules are known to ground: a stillborn mutant needs neither
+    the rulings' traced clauses nor the consistency baseline, which cost the run its first minutes."""
     import os
 
     from pybridge.game.encodings import use_asp_root
     from pybridge.tools.rulings import run_ruling
 
     started = time.monotonic()
-    os.environ["CCG_JUDGE_TIME_LIMIT"] = str(settings.solver_seconds)
     with tempfile.TemporaryDirectory(prefix="ccg-judge-mutant-") as folder:
         root = Path(folder) / "asp"
         write_mutant(mutant, source, root)
@@ -282,6 +286,10 @@ def judge_mutant(mutant: Mutant, settings: Settings, source: Path) -> Outcome:
                 problem = _stillborn(game)
                 if problem:
                     return Outcome(mutant.id, "stillborn", detail=problem, seconds=time.monotonic() - started)
+            if callable(settings):
+                settings = settings()
+                started = time.monotonic()  # its time is the judging's, not the wait for the settings
+            os.environ["CCG_JUDGE_TIME_LIMIT"] = str(settings.solver_seconds)
             first = settings.first.get(mutant.clause or "", [])
             order = first + [r for r in settings.rulings if r not in set(first)]
             timed_out = None  # the first ruling that ran out of solver time: a catch only if nothing else is
@@ -327,9 +335,16 @@ def _quick_bounds():
     return Bounds(**QUICK_BOUNDS)
 
 
-def _worker(mutant: dict, settings: dict, source: str, conn) -> None:
+ASK_SETTINGS = "settings, please"  # a worker whose mutant grounds asks the run for its Settings
+
+
+def _worker(mutant: dict, source: str, conn) -> None:
+    def settings() -> Settings:
+        conn.send(ASK_SETTINGS)
+        return Settings(**conn.recv())
+
     try:
-        outcome = judge_mutant(Mutant(**mutant), Settings(**settings), Path(source))
+        outcome = judge_mutant(Mutant(**mutant), settings, Path(source))
     except Exception as exc:  # a defect shown on the result line, not a lost worker
         outcome = Outcome(mutant["id"], "caught", "error", f"{type(exc).__name__}: {exc}")
     conn.send(asdict(outcome))
@@ -402,8 +417,6 @@ def read_equivalent(path: Path | None) -> dict[str, str]:
 def run(*, count: int | None, seed: int, jobs: int, rulings: Iterable[str | Path], consistency: bool = True,
         equivalent_file: Path | None = None, mutant_seconds: float = 300.0,
         progress: Callable[[str], None] | None = None, operators: Iterable[str] = OPERATORS) -> Score:
-    from pybridge.input.situation import load_situation
-    from pybridge.tools.coverage import coverage
     from pybridge.tools.rulings import ruling_files
 
     say = progress or (lambda text: None)
@@ -414,9 +427,36 @@ def run(*, count: int | None, seed: int, jobs: int, rulings: Iterable[str | Path
     everything = [m for m in derive_mutants(source) if m.operator in wanted]
     chosen = sample(everything, count, seed)
     paths = [str(p) for p in ruling_files(rulings)]
-    say(f"{len(everything)} mutants derived, {len(chosen)} sampled (seed {seed}); tracing the rulings' clauses")
+    say(f"{len(everything)} mutants derived, {len(chosen)} sampled (seed {seed})")
+    made: list[Settings] = []
+
+    def settings() -> Settings:
+        """Made when the first mutant that grounds asks: a draw of stillborn mutants needs none."""
+        if not made:
+            made.append(_judging_settings(paths, consistency, say))
+        return made[0]
+
+    outcomes = _run_all(chosen, settings, source, jobs, mutant_seconds, say)
+    wrongly = []
+    for outcome in outcomes:
+        if outcome.mutant in equivalent:
+            if outcome.status == "survived":
+                outcome.status, outcome.detail = "equivalent", equivalent[outcome.mutant]
+            elif outcome.status == "caught":
+                wrongly.append(outcome.mutant)
+    return Score(len(everything), len(chosen), seed, outcomes, {m.id: m for m in chosen},
+                 time.monotonic() - started, wrongly)
+
+
+def _judging_settings(paths: list[str], consistency: bool, say: Callable[[str], None]) -> Settings:
+    """What judging a mutant needs: the clauses each ruling fires (a mutant meets first the rulings
+    its clause fired in), each ruling's game, and the invariants the original rules already violate."""
+    from pybridge.input.situation import load_situation
+    from pybridge.tools.coverage import coverage
+
+    say("tracing the rulings' clauses")
     traced = coverage(paths)
-    first = {}
+    first: dict[str, list[str]] = {}
     for entry in traced.games.values():
         for clause, files in entry.fired.items():
             first.setdefault(clause, []).extend(files)
@@ -436,21 +476,15 @@ def run(*, count: int | None, seed: int, jobs: int, rulings: Iterable[str | Path
             games[path] = load_situation(path).game
         except JudgeError:
             continue  # not a situation: `ccg-judge test` reports it
-    settings = Settings(paths, games, first, consistency, baseline=baseline)
-    outcomes = _run_all(chosen, settings, source, jobs, mutant_seconds, say)
-    wrongly = []
-    for outcome in outcomes:
-        if outcome.mutant in equivalent:
-            if outcome.status == "survived":
-                outcome.status, outcome.detail = "equivalent", equivalent[outcome.mutant]
-            elif outcome.status == "caught":
-                wrongly.append(outcome.mutant)
-    return Score(len(everything), len(chosen), seed, outcomes, {m.id: m for m in chosen},
-                 time.monotonic() - started, wrongly)
+    return Settings(paths, games, first, consistency, baseline=baseline)
 
 
-def _run_all(mutants: list[Mutant], settings: Settings, source: Path, jobs: int, limit: float,
-             say: Callable[[str], None]) -> list[Outcome]:
+def _run_all(mutants: list[Mutant], settings: Settings | Callable[[], Settings], source: Path, jobs: int,
+             limit: float, say: Callable[[str], None]) -> list[Outcome]:
+    """Judge each mutant in a worker process of its own, ``jobs`` at a time. ``settings`` given as a
+    function is called when a worker first asks (its mutant grounds), and its answer is sent to each
+    worker that asks; a worker's time limit starts again once it has them."""
+    ask = settings if callable(settings) else (lambda: settings)
     context = multiprocessing.get_context("spawn")  # fresh interpreters: no solver state shared
     waiting = list(mutants)
     running: dict[str, tuple[Any, Any, float, Mutant]] = {}
@@ -458,21 +492,27 @@ def _run_all(mutants: list[Mutant], settings: Settings, source: Path, jobs: int,
     while waiting or running:
         while waiting and len(running) < max(1, jobs):
             mutant = waiting.pop(0)
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_worker, args=(asdict(mutant), asdict(settings), str(source), send),
-                                      daemon=True)
+            connection, worker_end = context.Pipe()
+            process = context.Process(target=_worker, args=(asdict(mutant), str(source), worker_end), daemon=True)
             process.start()
-            send.close()
-            running[mutant.id] = (process, receive, time.monotonic(), mutant)
+            worker_end.close()
+            running[mutant.id] = (process, connection, time.monotonic(), mutant)
         time.sleep(0.2)
         for key, (process, receive, began, mutant) in list(running.items()):
             outcome = None
             if receive.poll():
                 try:
-                    outcome = Outcome(**receive.recv())
+                    message = receive.recv()
                 except EOFError:
+                    message = None
                     outcome = Outcome(key, "caught", "error", "the worker ended without a result",
                                       time.monotonic() - began)
+                if message == ASK_SETTINGS:
+                    _answer(receive, ask())
+                    running[key] = (process, receive, time.monotonic(), mutant)
+                    continue
+                if message is not None:
+                    outcome = Outcome(**message)
             elif not process.is_alive():
                 outcome = Outcome(key, "caught", "error", f"the worker ended with code {process.exitcode}",
                                   time.monotonic() - began)
@@ -489,6 +529,13 @@ def _run_all(mutants: list[Mutant], settings: Settings, source: Path, jobs: int,
             say(f"[{len(done)}/{len(mutants)}] {outcome.status}{' by ' + outcome.by if outcome.by else ''}: "
                 f"{mutant.operator} in {mutant.file}:{mutant.line} ({outcome.seconds:.1f} s)")
     return [done[m.id] for m in mutants]
+
+
+def _answer(connection: Any, settings: Settings) -> None:
+    try:
+        connection.send(asdict(settings))
+    except OSError:
+        pass  # the worker is gone: the next round reports how it ended
 
 
 def _score_line(score: Score) -> str:
