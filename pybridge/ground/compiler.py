@@ -549,28 +549,13 @@ def parse_rules(entry: Path) -> list[Statement]:
             if clause:
                 banner[filename] = clause
             return
-        for one in _head_unpooled(statement):
-            statements.append(Statement(one, banner.get(filename), filename))
+        statements.append(Statement(statement, banner.get(filename), filename))
 
     try:
         ast.parse_files([str(entry)], take, logger=lambda code, message: None)
     except RuntimeError as exc:
         raise JudgeError(f"the rules in {relative_name(str(entry))} do not parse: {exc}") from None
     return statements
-
-
-def _head_unpooled(statement: ast.AST) -> list[ast.AST]:
-    """A rule whose head is a pool of atoms (``p(a; b).``) as one rule per atom, with the same body:
-    each is then a rule of one atom under its banner, as if written out, and the cites of the
-    predicate know every rule that makes its atoms. Other statements as they are."""
-    if statement.ast_type != ast.ASTType.Rule:
-        return [statement]
-    head = statement.head
-    if (head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom
-            or head.atom.symbol.ast_type != ast.ASTType.Pool):
-        return [statement]
-    return [statement.update(head=head.update(atom=head.atom.update(symbol=alternative)))
-            for alternative in head.atom.symbol.arguments]
 
 
 def input_signatures() -> frozenset[tuple[str, int]]:
