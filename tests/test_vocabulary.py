@@ -567,7 +567,8 @@ def test_every_forbid_and_permit_word_is_acted_on_by_a_rule_or_marked_reported_o
     vocabulary lists it as reported only, and then no rule acts on it (the mark is kept honest both ways)."""
     spec = yaml.safe_load((ROOT / "asp" / "berserk" / "vocabulary.yaml").read_text(encoding="utf-8"))["types"][type_name]
     statements = "\n".join(_rule_texts("berserk"))
-    tables = ("forbid_class({w})", "forbid_bars({w},", "forbid_bars_target({w},") if step == "forbid" else ()
+    tables = (("forbid_class({w})", "forbid_bars({w},", "forbid_bars_target({w},", "forbid_bars_step({w},") if step == "forbid"
+              else ("permit_waives({w},", "permit_reach({w},", "permit_read({w})"))
     acted_on = {w for w in spec["one_of"]
                 if f"{step}({w})" in statements or any(t.format(w=w) in statements for t in tables)}
     reported_only = set(spec.get("reported_only") or ())
@@ -579,4 +580,4 @@ def test_every_forbid_and_permit_word_is_acted_on_by_a_rule_or_marked_reported_o
 
 def test_the_reference_page_names_the_words_only_reported():
     summaries = load_vocabulary("berserk").type_summaries
-    assert "Not yet acted on by the rules" in summaries["forbid_word"] and "`defend_any_number`" in summaries["permit_word"]
+    assert "Not yet acted on by the rules" in summaries["forbid_word"] and "`redirect_its_strike`" in summaries["permit_word"]
