@@ -1509,7 +1509,7 @@ def _search_child(connection, game_name: str, bounds: Bounds, time_limit: float,
         result = search(game_name, bounds, time_limit=time_limit,
                         progress=lambda text: connection.send(("progress", text)), **options)
     except JudgeError as exc:
-        connection.send(("error", (exc.message, exc.source, exc.field)))
+        connection.send(("error", exc))  # the error itself: its kind and attributes cross the pipe
     except (MemoryError, RuntimeError) as exc:  # clingo's std::bad_alloc comes as a RuntimeError
         connection.send(("memory", f"{type(exc).__name__}: {exc}"))
     else:
@@ -1551,8 +1551,7 @@ def search_bounded(game_name: str, bounds: Bounds = Bounds(), *, time_limit: flo
             elif kind == "result":
                 return value
             elif kind == "error":
-                message, source, field_name = value
-                raise JudgeError(message, source=source, field=field_name)
+                raise value
             else:
                 raise JudgeError(f"the search needed more than {memory_mb} MB ({value}); lower the bounds or raise "
                                  f"{MEMORY_VARIABLE}")
