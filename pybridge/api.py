@@ -15,8 +15,9 @@ from pybridge.errors import JudgeError, TimeLimitError, close_matches
 from pybridge.game.catalogue import load_game
 from pybridge.ground.facts import render_facts, situation_facts
 from pybridge.ground.solve import EffectShape, expected_witnesses, solve
+from pybridge.ground.solve import answer_count as _answer_count
 from pybridge.ground.terms import text
-from pybridge.input.situation import Situation, check_against_game, load_situation
+from pybridge.input.situation import Situation, check_against_game, load_situation, situation_from_data
 from pybridge.input.structs import replace
 from pybridge.input.viewpoint import project, unknown_card_ids
 from pybridge.report.whatif import (WHATIF_VERSION, Alternative, WhatIf, assumption_words, gives, verdict_name,
@@ -134,6 +135,23 @@ def check(situation: Situation | str | Path, *, player: str | None = None, editi
     finally:
         answer.close()
     return report
+
+
+@collector_paused
+def answer_count(situation: Situation | str | Path | dict, *, player: str | None = None,
+                 time_limit: float | None = None) -> int:
+    """How many answers the rules give for the situation as its viewpoint player knows it: 0, 1, or
+    2 for "more than one" (what :func:`check` refuses with :class:`pybridge.errors.AnswerCount`),
+    without judging it. A dict is a situation's data, read as :func:`check` would read its file."""
+    s = situation_from_data(situation, source="data") if isinstance(situation, dict) else _situation(situation)
+    s = with_overrides(s, player=player)
+    facts = situation_facts(project(s), load_game(s.game))
+    try:
+        return _answer_count(s.game, facts, time_limit=time_limit)
+    except JudgeError as exc:
+        if exc.source is None and not isinstance(situation, (Situation, dict)):
+            raise _same_kind(exc)(exc.message, source=str(situation), field=exc.field) from None
+        raise
 
 
 def _headings(game, verdicts) -> dict[str, str]:

@@ -308,6 +308,30 @@ def _the_model(ctl: clingo.Control, deadline: float, time_limit: float) -> dict[
     return shown
 
 
+def answer_count(game_name: str, facts: FactSet | list[clingo.Symbol], *, time_limit: float | None = None) -> int:
+    """How many answers the rules give for these facts: 0, 1, or 2 for "more than one". Only the
+    rules kept for the facts are ground and solved, with no why layer: the layer derives, from the
+    one answer, atoms nothing else reads (cites, records, near misses), so it cannot change the count
+    and is left out (a third of a check's cost). What the property "every valid situation has
+    exactly one answer" needs, at a scale a check per situation cannot afford."""
+    time_limit = limits.current().time_limit if time_limit is None else limits.seconds(time_limit)
+    compiled = program(game_name, "check")
+    deadline = time.monotonic() + time_limit
+    given = Facts(facts)
+    ctl = clingo.Control(["--models=2"], logger=_logger, message_limit=50)
+    _add(ctl, compiled, given, RULES, not _run_before(compiled))
+    ctl.add("base", [], given.text)
+    _ground(ctl, "base", deadline, time_limit)
+    found = []
+    with ctl.solve(on_model=lambda model: found.append(True), async_=True) as handle:
+        if not handle.wait(max(0.0, deadline - time.monotonic())):
+            handle.cancel()
+            raise TimeLimitError(limits.over("the solver did not finish within the time limit", time_limit,
+                                             "time_limit"))
+        handle.get()
+    return len(found)
+
+
 class Facts:
     """A situation's facts as clingo reads them (one parse is cheaper than a backend call per fact,
     and it is exactly what `ccg-judge facts` shows), and their shape for :mod:`pybridge.ground.specialise`:
