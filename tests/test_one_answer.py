@@ -119,6 +119,7 @@ def _take(outcome, wrong: list, judged: int, refused: int, started: float) -> tu
         refused += 1
     elif count != 1:
         wrong.append((number, error or f"{count} answers"))
+        print(f"board {number} (seed {CI_SEED + 1}): {wrong[-1][1]}", flush=True)  # found at once, not only at the end
     if judged % 5000 == 0:
         print(f"{judged} boards, {len(wrong)} without one answer, "
               f"{judged / (time.monotonic() - started):.1f} boards/s", flush=True)
