@@ -61,6 +61,7 @@ from pybridge.game.encodings import asp_root, banner_id, entry_file
 from pybridge.game.vocabulary import Context, ValueType, is_word, load_vocabulary
 from pybridge.game.vocabulary import Vocabulary as GameVocabulary
 from pybridge.ground.compiler import Statement, input_signatures, parse_rules
+from pybridge.ground.solve import finished_by
 from pybridge.input.situation import Situation, situation_from_data
 
 log = logging.getLogger(__name__)
@@ -1045,7 +1046,7 @@ def _compare_hidden(program: SearchProgram, ctl: clingo.Control, invariant: Inva
         assumptions = [(draw.choice(options), True) for options in choices + [slots] if options]
         with ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(m.symbols(atoms=True)),
                        async_=True) as handle:
-            if not handle.wait(max(0.0, deadline - time.monotonic())):
+            if not finished_by(handle, deadline):
                 handle.cancel()
             result = handle.get()
     if not found:  # no draw worked: ask without fixing anything
