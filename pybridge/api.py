@@ -11,7 +11,7 @@ from typing import Mapping
 
 from clingo import Function, Number, String, Symbol
 
-from pybridge.errors import JudgeError, TimeLimitError, close_matches
+from pybridge.errors import JudgeError, close_matches
 from pybridge.game.catalogue import load_game
 from pybridge.ground.facts import render_facts, situation_facts
 from pybridge.ground.solve import EffectShape, expected_witnesses, solve
@@ -83,7 +83,7 @@ def with_overrides(situation: Situation, *, edition: str | None = None,
     try:
         changed = replace(situation, **update)
     except JudgeError as exc:
-        raise JudgeError(exc.message, source="command line", field=exc.field) from None
+        raise exc.located(source="command line", line=None, column=None) from None
     check_against_game(changed, source="command line")
     return changed
 
@@ -254,21 +254,17 @@ def _within_time(origin, answer) -> None:
     try:
         answer.within_time()
     except JudgeError as exc:
-        raise _same_kind(exc)(exc.message, source=None if isinstance(origin, Situation) else str(origin)) from None
-
-
-def _same_kind(exc: JudgeError) -> type[JudgeError]:
-    """The error class to raise again with the file named: a time limit stays one (the mutation
-    score tells it from a wrong answer); anything else is a plain JudgeError."""
-    return TimeLimitError if isinstance(exc, TimeLimitError) else JudgeError
+        if isinstance(origin, Situation):
+            raise
+        raise exc.located(source=str(origin)) from None
 
 
 def _solve(origin, game_name, facts, mode, time_limit, expected, graph=False):
     try:
         return solve(game_name, facts, mode=mode, time_limit=time_limit, expected=expected, graph=graph)
-    except JudgeError as exc:  # a limit of the solver: say which file it was
+    except JudgeError as exc:  # a limit of the solver, or no single answer: say which file it was
         if exc.source is None and not isinstance(origin, Situation):
-            raise _same_kind(exc)(exc.message, source=str(origin), field=exc.field) from None
+            raise exc.located(source=str(origin)) from None
         raise
 
 

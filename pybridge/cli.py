@@ -42,7 +42,7 @@ def reads_situation(command):
         except JudgeError as exc:
             if exc.source is not None:
                 raise
-            raise JudgeError(exc.message, source=STDIN, field=exc.field) from None
+            raise exc.located(source=STDIN) from None
     return run
 player_opt = click.option("--player", help="Ask as this player (default: the situation's viewpoint).")
 def _deprecated(old: str, new: str):

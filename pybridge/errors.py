@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 
+_KEEP = object()  # a place not given to JudgeError.located: the error's own is kept
+
+
 class JudgeError(Exception):
     """Bad input or a failed run, worded for the person who wrote the input.
 
@@ -32,6 +35,32 @@ class JudgeError(Exception):
         elif self.field:
             where = f"field {self.field}: "
         return where + self.message
+
+    def located(self, *, source=_KEEP, field=_KEEP, line=_KEEP, column=_KEEP) -> JudgeError:
+        """The same error said again with where it happened: a copy of this very class with every
+        attribute of its own kept (an AnswerCount's ``answers``), only the places given replaced. A
+        caller that names the file must not turn a time limit or a count of answers into a plain
+        error that ``except AnswerCount`` would miss."""
+        copy = type(self).__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        for name, value in (("source", source), ("field", field), ("line", line), ("column", column)):
+            if value is not _KEEP:
+                setattr(copy, name, value)
+        Exception.__init__(copy, copy.render())
+        return copy
+
+    def __reduce__(self):
+        # pickled (to or from a worker process) as the same class with the same attributes: the
+        # default would call the class with the rendered message alone, which a subclass with
+        # attributes of its own (AnswerCount) refuses
+        return _rebuilt, (type(self), self.__dict__.copy())
+
+
+def _rebuilt(kind: type[JudgeError], attributes: dict) -> JudgeError:
+    error = kind.__new__(kind)
+    error.__dict__.update(attributes)
+    Exception.__init__(error, error.render())
+    return error
 
 
 class TimeLimitError(JudgeError):

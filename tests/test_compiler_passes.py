@@ -173,3 +173,37 @@ def test_verdict_lines_declare_what_is_generated():
     assert "#defined _nmc_forbidden_3/4." in lines
     trees = compiler.verdict_lines("trees", compiler.DEFEATERS, frozenset(), set())
     assert "#show _v/3." not in trees and not any(line.startswith("_v(") for line in trees)
+
+
+OUTSIDE = """\
+% --- 2.1 ----------------------------------------------------------------
+#defined warded/1.
+warded(C) :- charm(C).
+% --- 2.2 ----------------------------------------------------------------
+colour(red; green).
+% --- 2.3 ----------------------------------------------------------------
+colour(blue).
+% --- 2.4 ----------------------------------------------------------------
+forbidden(P, shot(A, T), "2.4") :- candidate(P, shot(A, T), _), warded(T), colour(red).
+forbidden(P, shot(A, T), "2.4") :- candidate(P, shot(A, T), _), colour(T).
+"""
+
+
+def test_one_clause_for_every_atom_only_where_the_rules_alone_make_them(tmp_path):
+    statements = _statements(tmp_path, OUTSIDE)
+    table = compiler.name_rules(statements, compiler.citing({}, _rule_clause, lambda clause: None))
+    absent, live = compiler.live_rules(statements, table, frozenset())
+    analysis = compiler.CiteAnalysis(table, live, {}, compiler.DEFEATERS, absent)
+    # warded/1's one rule cites 2.1, but the situation may give warded facts, which cite nothing
+    assert not analysis.made_by_rules_alone(("warded", 1))
+    assert analysis.shared(("warded", 1)) is None and ("warded", 1) not in analysis.exact
+    # colour/1's one rule of one atom cites 2.3, but its pooled facts (not rules of one atom) are
+    # written under 2.2: red and green must not cite 2.3
+    assert not analysis.made_by_rules_alone(("colour", 1)) and ("colour", 1) in table.other_heads
+    assert analysis.shared(("colour", 1)) is None and ("colour", 1) not in analysis.exact
+    rules = compiler.mark_recorded(table, analysis, "check")
+    lines = compiler.cite_rules(analysis, rules, analysis.cited | {("warded", 1)}, "check")
+    assert [line for line in lines if line.startswith("_c_warded_1(")] == ['_c_warded_1(C, "2.1") :- _w0(C).']
+    assert rules[0].recorded and rules[0].signature == ("warded", 1)  # its instances, read off its record
+    assert not any(line.startswith("_c_warded_1(X0") for line in lines), "no pattern rule over every atom"
+    assert [line for line in lines if line.startswith("_c_colour_1(")] == ['_c_colour_1(blue, "2.3").']

@@ -692,6 +692,7 @@ class RuleTable:
     heads: dict[int, ast.AST] = field(default_factory=dict)
     order: list[tuple[str, object]] = field(default_factory=list)
     other_heads: set[Signature] = field(default_factory=set)  # what statements other than rules derive
+    declared: set[Signature] = field(default_factory=set)  # #defined: atoms may come from the situation
     # Rules whose instances the graph can find by matching their bodies against the answer (see
     # _joinable): explain mode records none of them; trees mode, only those whose head pins the
     # instance down (every variable is the head's), since it reads the records of every verdict's
@@ -711,6 +712,8 @@ def name_rules(statements: list[Statement], citeable: Callable[[str | None], str
         if term is None:
             table.order.append(("text", str(statement)))
             table.other_heads |= _derives(statement)
+            if statement.ast_type == ast.ASTType.Defined:
+                table.declared.add((statement.name, statement.arity))
             continue
         named = _NameAnonymous()(statement) if statement.body else statement
         positive, negative, variables = [], [], set()
@@ -818,6 +821,19 @@ class CiteAnalysis:
         self.group_static = {sig: [self.static_clauses(r) for r in group if r.index in self.alive]
                              for sig, group in self.by_signature.items()}
 
+    def made_by_rules_alone(self, sig: Signature) -> bool:
+        """Whether every atom of the predicate is the head of one of its rules of one atom: not an
+        input (``#defined``: the situation's facts come with no clause) and derived by no other
+        statement (a choice, a disjunction, an #external). Only then may one clause be said of all
+        its atoms at once."""
+        other = self.table.other_heads
+        return sig not in self.table.declared and sig not in other and ANY_HEAD not in other
+
+    def shared(self, sig: Signature) -> set[str] | None:
+        """The clauses every atom of the predicate cites, when its rules all have the same ones and
+        nothing else makes its atoms (None if not: then each rule cites its own)."""
+        return _shared(self.group_static[sig]) if self.made_by_rules_alone(sig) else None
+
     # -- a rule's own clauses
     def dynamic_clause(self, rule: Rule) -> str | None:
         position = CLAUSE_ARGUMENT.get(rule.signature)
@@ -878,15 +894,16 @@ class CiteAnalysis:
         return reach
 
     def _exact(self) -> dict[Signature, frozenset[str]]:
-        """Exact cites: a predicate every atom of which cites the same clauses, however derived. An
-        instance resting on it cites them too, and no rule need say so: they are folded into the
-        instance's static clauses."""
+        """Exact cites: a predicate every atom of which cites the same clauses, whichever of its rules
+        derived it (and only its rules make its atoms: :meth:`made_by_rules_alone`). An instance
+        resting on it cites them too, and no rule need say so: they are folded into the instance's
+        static clauses."""
         self.exact: dict[Signature, frozenset[str]] = {}
         changed = True
         while changed:
             changed = False
             for sig, group in self.by_signature.items():
-                if sig in self.exact or sig in VERDICT_CHAIN:
+                if sig in self.exact or sig in VERDICT_CHAIN or not self.made_by_rules_alone(sig):
                     continue
                 totals = {self._folded(r) for r in group if r.index in self.alive}
                 if totals and None not in totals and len(totals) == 1:
@@ -1011,7 +1028,7 @@ def mark_recorded(table: RuleTable, analysis: CiteAnalysis, mode: str) -> list[R
             dynamic = analysis.dynamic_clause(rule)
             return edges or (bool(analysis.extra_banners(rule)) and dynamic is not None
                              and not dynamic.startswith('"'))
-        shared = _shared(analysis.group_static[rule.signature])
+        shared = analysis.shared(rule.signature)
         return edges or (bool(analysis.static_clauses(rule)) and shared is None)
 
     recorded = {rule.index for rule in table.rules if needs_record(rule)}
@@ -1084,7 +1101,7 @@ def cite_rules(analysis: CiteAnalysis, rules: list[Rule], predicates: set[Signat
                 for clause in analysis.extra_banners(rule):
                     out.append(_rule(_flat("_c_", rule.head, [_quote(clause)]), instance(rule)))
             continue
-        shared = _shared(analysis.group_static[sig])
+        shared = analysis.shared(sig)
         if shared is not None:
             for clause in sorted(shared):
                 out.append(_rule(_flat("_c_", _pattern_ast(sig), [_quote(clause)]), [_pattern(sig)]))

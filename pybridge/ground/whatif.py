@@ -248,6 +248,8 @@ def search(game: Game, facts: list[Symbol], costs: Costs, top: int,
     """Up to ``top`` cheapest edit sets, each not a superset of an earlier one; and whether the
     neighbourhood had no more. ``time_limit``: seconds for the whole search (default: the judgement's
     limit, CCG_JUDGE_TIME_LIMIT); clingo cannot interrupt grounding, so it is checked after it."""
+    from pybridge.ground.solve import finished_by  # lazily, as this module imports solve elsewhere
+
     limit = time_limit or limits.current().time_limit
     deadline = time.monotonic() + limit
     ctl = _control(game, facts)
@@ -264,7 +266,7 @@ def search(game: Game, facts: list[Symbol], costs: Costs, top: int,
             best[:] = [Found(edits, sum(costs.costs[e.arguments[0].name] for e in edits), changed)]
 
         with ctl.solve(on_model=on_model, async_=True) as handle:
-            if not handle.wait(max(0.0, deadline - time.monotonic())):
+            if not finished_by(handle, deadline):
                 handle.cancel()
                 _within(0.0, limit)
             result = handle.get()

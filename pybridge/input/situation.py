@@ -295,7 +295,7 @@ def _from_bytes(raw: bytes, source: str, limit: int, fmt: str | None = None) -> 
         found = position(text, exc.field)
         if found is None:
             raise
-        raise JudgeError(exc.message, source=source, field=exc.field, line=found[0], column=found[1]) from None
+        raise exc.located(line=found[0], column=found[1]) from None
 
 
 def situation_from_data(data: Any, *, source: str = "<situation>") -> Situation:
@@ -320,7 +320,7 @@ def check_against_game(s: Situation, *, source: str) -> None:
     except JudgeError as exc:
         if exc.field != "game":  # not the situation's fault (a game's data file, the environment): as it is
             raise
-        raise JudgeError(exc.message, source=source, field="game") from None
+        raise exc.located(source=source, field="game", line=None, column=None) from None
 
     def fail(message: str, field: str) -> None:
         raise JudgeError(message, source=source, field=field)

@@ -61,6 +61,7 @@ from pybridge.game.encodings import asp_root, banner_id, entry_file
 from pybridge.game.vocabulary import Context, ValueType, is_word, load_vocabulary
 from pybridge.game.vocabulary import Vocabulary as GameVocabulary
 from pybridge.ground.compiler import Statement, input_signatures, parse_rules
+from pybridge.ground.solve import finished_by
 from pybridge.input.situation import Situation, situation_from_data
 
 log = logging.getLogger(__name__)
@@ -1045,7 +1046,7 @@ def _compare_hidden(program: SearchProgram, ctl: clingo.Control, invariant: Inva
         assumptions = [(draw.choice(options), True) for options in choices + [slots] if options]
         with ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(m.symbols(atoms=True)),
                        async_=True) as handle:
-            if not handle.wait(max(0.0, deadline - time.monotonic())):
+            if not finished_by(handle, deadline):
                 handle.cancel()
             result = handle.get()
     if not found:  # no draw worked: ask without fixing anything
@@ -1509,7 +1510,7 @@ def _search_child(connection, game_name: str, bounds: Bounds, time_limit: float,
         result = search(game_name, bounds, time_limit=time_limit,
                         progress=lambda text: connection.send(("progress", text)), **options)
     except JudgeError as exc:
-        connection.send(("error", (exc.message, exc.source, exc.field)))
+        connection.send(("error", exc))  # the error itself: its kind and attributes cross the pipe
     except (MemoryError, RuntimeError) as exc:  # clingo's std::bad_alloc comes as a RuntimeError
         connection.send(("memory", f"{type(exc).__name__}: {exc}"))
     else:
@@ -1551,8 +1552,7 @@ def search_bounded(game_name: str, bounds: Bounds = Bounds(), *, time_limit: flo
             elif kind == "result":
                 return value
             elif kind == "error":
-                message, source, field_name = value
-                raise JudgeError(message, source=source, field=field_name)
+                raise value
             else:
                 raise JudgeError(f"the search needed more than {memory_mb} MB ({value}); lower the bounds or raise "
                                  f"{MEMORY_VARIABLE}")

@@ -98,7 +98,7 @@ def load_template(path: str | Path) -> Template:
     try:
         load_game(game)
     except JudgeError as exc:
-        raise JudgeError(exc.message, source=source, field="game") from None
+        raise exc.located(source=source, field="game", line=None, column=None) from None
     return Template(source, data, game)
 
 
