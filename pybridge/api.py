@@ -146,12 +146,7 @@ def answer_count(situation: Situation | str | Path | dict, *, player: str | None
     s = situation_from_data(situation, source="data") if isinstance(situation, dict) else _situation(situation)
     s = with_overrides(s, player=player)
     facts = situation_facts(project(s), load_game(s.game))
-    try:
-        return _answer_count(s.game, facts, time_limit=time_limit)
-    except JudgeError as exc:
-        if exc.source is None and not isinstance(situation, (Situation, dict)):
-            raise _same_kind(exc)(exc.message, source=str(situation), field=exc.field) from None
-        raise
+    return _naming_the_file(situation, lambda: _answer_count(s.game, facts, time_limit=time_limit))
 
 
 def _headings(game, verdicts) -> dict[str, str]:
@@ -260,10 +255,16 @@ def _within_time(origin, answer) -> None:
 
 
 def _solve(origin, game_name, facts, mode, time_limit, expected, graph=False):
+    return _naming_the_file(origin, lambda: solve(game_name, facts, mode=mode, time_limit=time_limit,
+                                                  expected=expected, graph=graph))
+
+
+def _naming_the_file(origin, run):
+    """``run()``; a limit of the solver, or no single answer, raised again naming the file it was."""
     try:
-        return solve(game_name, facts, mode=mode, time_limit=time_limit, expected=expected, graph=graph)
-    except JudgeError as exc:  # a limit of the solver, or no single answer: say which file it was
-        if exc.source is None and not isinstance(origin, Situation):
+        return run()
+    except JudgeError as exc:
+        if exc.source is None and not isinstance(origin, (Situation, dict)):
             raise exc.located(source=str(origin)) from None
         raise
 

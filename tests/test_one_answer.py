@@ -13,6 +13,7 @@ import collections
 import faulthandler
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -71,6 +72,16 @@ def test_the_answer_count_of_the_deep_profile_agrees_with_check():
         assert api.answer_count(data) == api.answer_count(situation) == 1
         counted += 1
     assert counted >= 10
+
+
+def test_an_answer_count_past_its_time_limit_names_the_file():
+    """A limit met while counting is the same error check raises, with the situation's file named."""
+    from pybridge.errors import TimeLimitError
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "berserk" / "first-turn-rush.yaml"
+    with pytest.raises(TimeLimitError) as caught:
+        api.answer_count(example, time_limit=1e-6)
+    assert caught.value.source == str(example)
 
 
 def test_the_five_card_board_that_had_no_answer_has_one():
