@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from pybridge.why.justify import Node, Verdict
+from pybridge.why.justify import Derivation, Node, Verdict
 from pybridge.input.viewpoint import unknown_card_place, unknown_cards_in
 from pybridge.why.wording import phrase, say_term
 
@@ -74,7 +74,7 @@ def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mappin
     return list(said.values())
 
 
-def _standing(derivations: list, set_aside: frozenset[str]):
+def _standing(derivations: list[Derivation], set_aside: frozenset[str]) -> Derivation:
     """The first derivation resting on nothing set aside (the first one, if each does)."""
     return next((d for d in derivations if set_aside.isdisjoint(d.premises)), derivations[0])
 
