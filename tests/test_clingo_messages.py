@@ -69,8 +69,7 @@ def chunks() -> list[tuple[str, list[Path]]]:
     found = []
     for game in GAMES:
         files = ruling_files([RULINGS / game])
-        count = -(-len(files) // CHUNK)
-        found += [(f"{game}-{i + 1}of{count}", files[i * CHUNK:(i + 1) * CHUNK]) for i in range(count)]
+        found += [(f"{game}-{start // CHUNK + 1}", files[start:start + CHUNK]) for start in range(0, len(files), CHUNK)]
     return found
 
 
