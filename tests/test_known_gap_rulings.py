@@ -12,11 +12,7 @@ KNOWN_GAPS = Path(__file__).parent / "known_gaps"
 FILES = ruling_files([KNOWN_GAPS])
 
 # Why each file fails today: the rule at fault, so whoever fixes it finds the ruling waiting.
-REASONS = {
-    "berserk/khozyain-sklepa-no-chip-for-a-flyers-death.yaml":
-        "abilities.lp's ground_creature_dies rule reads 'not zone(X, flying)' off a card the history says "
-        "died; a dead flyer lies in the graveyard, so its death counts as a ground creature's",
-}
+REASONS: dict[str, str] = {}
 
 
 def test_every_known_gap_has_a_reason():

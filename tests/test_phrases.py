@@ -187,6 +187,32 @@ def test_vocabulary_words_are_worded_and_action_names_kept():
     assert "strike_attack/0" not in terms and "once_per_turn/0" not in terms
 
 
+def fact_words(game: str, predicate: str) -> set[str]:
+    """The constants the rules' facts of a one-argument predicate name (a pooled fact, each)."""
+    found = set()
+    for statement in statements(*game_files(game)):
+        if statement.ast_type != ast.ASTType.Rule or statement.body or statement.head.ast_type != ast.ASTType.Literal:
+            continue
+        symbol = statement.head.atom.symbol
+        for fact in symbol.arguments if symbol.ast_type == ast.ASTType.Pool else [symbol]:
+            if fact.ast_type == ast.ASTType.Function and fact.name == predicate and len(fact.arguments) == 1:
+                found.add(str(fact.arguments[0]))
+    return found
+
+
+def test_every_receiver_said_in_a_cards_place_has_a_phrase_of_its_own():
+    """A step whose receiver is picked when it happens names the receiver by its vocabulary word where
+    a card goes ("incarnated gets 1 to its movement"). The reports check above misses a bare word: it
+    looks for raw terms with arguments and for atoms without, never a constant inside a term; and a
+    vocabulary word without an underscore gets no phrase of its words. So each such word needs a
+    phrase of its own, not the word nor its words."""
+    terms = load_game("berserk").phrases.terms
+    words = fact_words("berserk", "chosen_receiver")
+    assert "incarnated" in words and "cell" in words
+    unworded = sorted(w for w in words if terms.get(f"{w}/0", w.replace("_", " ")) in (w, w.replace("_", " ")))
+    assert unworded == []
+
+
 # --------------------------------------------------------------------------
 # What reports show, for every ruling file and example
 

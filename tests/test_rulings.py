@@ -67,3 +67,19 @@ def test_an_invariance_needs_something_to_drop():
     bare = replace(situation, cards=[replace(c, non_game={}) for c in situation.cards])
     problems = judge_ruling(bare, check(bare))
     assert problems == ["invariant non_game: the situation has no non-game elements to drop"]
+
+
+def test_runner_checks_a_because_line():
+    """A ruling may pin words of a verdict's because-line: other words, or a verdict with no such line
+    (a legal one), fail it."""
+    situation = load_situation(RULINGS / "berserk" / "cards" / "lekken-closed-may-not-defend-again.yaml")
+    report = check(situation)
+    expect = situation.ruling.expect
+    assert judge_ruling(situation, report) == []
+    wrong = replace(expect, because={"defend(lekken, raider)": "defend by lekken"})
+    bad = replace(situation, ruling=replace(situation.ruling, expect=wrong))
+    assert judge_ruling(bad, report) == [
+        "defend(lekken, raider): expected a because-line saying 'defend by lekken', got 'lekken is closed'"]
+    legal = replace(expect, because={"reflect(ally, raider)": "closed"})
+    bad = replace(situation, ruling=replace(situation.ruling, expect=legal))
+    assert judge_ruling(bad, report) == ["reflect(ally, raider): expected a because-line saying 'closed', got None"]

@@ -184,6 +184,8 @@ class Expectation(Model):
         "Action -> its consequences, exactly (as the report words them).")] = {}
     consequence_cites: Annotated[dict[str, dict[str, list[str]]], about(
         "Action -> consequence (as the report words it) -> exactly the clause ids it cites.")] = {}
+    because: Annotated[dict[str, Text], about(
+        "Action -> words its because-line (why it is illegal, as check says it) must contain.")] = {}
     resolved: Annotated[dict[str, ResolvedExpectation], about(
         "Action -> its resolution against the truth (hidden cards revealed).")] = {}
     invariant: Annotated[list[Invariance], about(

@@ -119,6 +119,11 @@ def judge_ruling(situation: Situation, report: Report) -> list[str]:
             elif got_cites[effect] != sort_clause_ids(cites):
                 problems.append(f"{normalise_action(action)}: consequence {effect!r}: expected citations "
                                 f"{sort_clause_ids(cites)}, got {got_cites[effect]}")
+    for action, words in expect.because.items():
+        verdict = mine.get(normalise_action(action))
+        line = verdict.because if verdict else None
+        if line is None or words not in line:
+            problems.append(f"{normalise_action(action)}: expected a because-line saying {words!r}, got {line!r}")
     resolution_cites: set[str] = set()
     for action, wanted in expect.resolved.items():
         try:

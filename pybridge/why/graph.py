@@ -457,14 +457,24 @@ class Graph:
     # ---- a verdict's graph
 
     def expand_blocked(self, verdict: Verdict, key: tuple, g: Grouped, *, one_level: bool = False) -> None:
-        """Point an illegal verdict's blocking reasons at their expanded nodes, and nothing else: what
-        plain ``check`` needs to word its deciding condition (its cites stay as the why layer read them).
-        ``one_level``: see :meth:`expand`."""
+        """Point an illegal verdict's blocking reasons, and the conditions card text waived, at their
+        expanded nodes, and nothing else: what plain ``check`` needs to word its deciding condition (a
+        waived condition is not it; its cites stay as the why layer read them). ``one_level``: see
+        :meth:`expand`."""
         player, action = g.pairs[key]
         for reason in verdict.reasons:
             if reason.role == "blocked":
                 reason.node = self.expand(Function("forbidden", [player, action, clingo.String(reason.clause)]),
                                           one_level=one_level)
+            elif reason.role == "waived":
+                atom = self._waived_atom(reason, key, g)
+                if atom is not None:
+                    reason.node = self.expand(atom, one_level=one_level)
+
+    @staticmethod
+    def _waived_atom(reason: Reason, key: tuple, g: Grouped) -> Symbol | None:
+        return next((a[-1] for a in g.atoms("waived", key) if text(a[2]) == reason.clause
+                     and text(a[3]) == reason.condition and text(a[4]) == reason.by), None)
 
     def expand_verdict(self, verdict: Verdict, key: tuple, g: Grouped) -> None:
         """Point the verdict's reasons at their expanded nodes; its cites are read off the graph."""
@@ -487,8 +497,7 @@ class Graph:
                 if reason.role == "blocked" and not is_legal:
                     roots.append(reason.node)
             elif reason.role == "waived":
-                atom = next((a[-1] for a in g.atoms("waived", key) if text(a[2]) == reason.clause
-                             and text(a[3]) == reason.condition and text(a[4]) == reason.by), None)
+                atom = self._waived_atom(reason, key, g)
                 if atom is not None:
                     reason.node = self.expand(atom)
         for args in g.atoms("forbidden", key):

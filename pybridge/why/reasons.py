@@ -30,11 +30,13 @@ def _config(phrases: Mapping[str, str]) -> tuple[frozenset[str], frozenset[str],
 
 
 def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str], *,
-                        open_context: bool = False) -> list[tuple[str, str]]:
+                        open_context: bool = False, set_aside: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """(node id, words) of each condition the atom ``node_id`` rests on, in the order of its first
     derivation's body; an atom required not to hold is said as "it does not hold that ...".
     ``open_context``: a context premise of the same clause is opened up rather than left out (a
-    prohibition that rests on nothing but its action being possible: the condition is there)."""
+    prohibition that rests on nothing but its action being possible: the condition is there).
+    ``set_aside``: premises that decide nothing (a condition card text waived): the atom's first
+    derivation resting on none of them is the one worded."""
     context, through, kept = _config(phrases)
     found: list[tuple[str, str]] = []
     opened: set[str] = set()
@@ -44,7 +46,7 @@ def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mappin
         if node is None or not node.derivations or current in opened:
             return
         opened.add(current)
-        derivation = node.derivations[0]
+        derivation = _standing(node.derivations, set_aside) if depth == 0 else node.derivations[0]
         for premise_id in derivation.premises:
             predicate = _predicate(nodes, premise_id)
             if predicate in context and not (open_context and depth < _OPEN_DEPTH):
@@ -72,15 +74,34 @@ def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mappin
     return list(said.values())
 
 
+def _standing(derivations: list, set_aside: frozenset[str]):
+    """The first derivation resting on nothing set aside (the first one, if each does)."""
+    return next((d for d in derivations if set_aside.isdisjoint(d.premises)), derivations[0])
+
+
+def _waived_conditions(nodes: Mapping[str, Node], verdict: Verdict, clause: str) -> frozenset[str]:
+    """What a clause's waived conditions rest on: card text overrode them (the axe rule), so a
+    derivation of the clause's prohibition resting on one of them is not what blocks the action
+    while another condition of the clause still fails (a closed card that may defend any number
+    of times is blocked by being closed, not by having defended)."""
+    found: set[str] = set()
+    for reason in verdict.reasons:
+        if reason.role == "waived" and reason.clause == clause and reason.node is not None and reason.node in nodes:
+            for derivation in nodes[reason.node].derivations:
+                found.update(derivation.premises)
+    return frozenset(found)
+
+
 def _predicate(nodes: Mapping[str, Node], node_id: str) -> str:
     """A node's predicate without expanding it, where the mapping can tell (OpenedOnRead)."""
     peek = getattr(nodes, "peek", None)
     return (peek(node_id) if peek else nodes[node_id]).predicate
 
 
-def _conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str]) -> list[tuple[str, str]]:
-    return (deciding_conditions(nodes, node_id, phrases)
-            or deciding_conditions(nodes, node_id, phrases, open_context=True))
+def _conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str],
+                set_aside: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    return (deciding_conditions(nodes, node_id, phrases, set_aside=set_aside)
+            or deciding_conditions(nodes, node_id, phrases, open_context=True, set_aside=set_aside))
 
 
 def _joined(parts: list[str]) -> str:
@@ -101,7 +122,8 @@ def because(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[str, s
     for reason in verdict.reasons:
         if reason.role != "blocked" or reason.node is None:
             continue
-        words = _joined([w for _, w in _conditions(nodes, reason.node, phrases)])
+        set_aside = _waived_conditions(nodes, verdict, reason.clause)
+        words = _joined([w for _, w in _conditions(nodes, reason.node, phrases, set_aside)])
         if not words and headings and headings.get(reason.clause):
             words = f"{reason.clause} says: {headings[reason.clause]}"
         if words:
@@ -119,7 +141,8 @@ def because_nodes(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[
     found = []
     for r in verdict.reasons:
         if r.role == "blocked" and r.node:
-            found += [node_id for node_id, _ in _conditions(nodes, r.node, phrases)] or [r.node]
+            set_aside = _waived_conditions(nodes, verdict, r.clause)
+            found += [node_id for node_id, _ in _conditions(nodes, r.node, phrases, set_aside)] or [r.node]
     return found
 
 
