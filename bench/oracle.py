@@ -48,18 +48,30 @@ def fired_rules(main_lp: Path, facts: str) -> tuple[list[ast.AST], set[int]]:
     return statements, fired
 
 
-def trimmed_text(main_lp: Path, facts: str) -> tuple[str, int, int]:
+def trimmed_text(main_lp: Path, facts: str, only: frozenset[str] | None = None) -> tuple[str, int, int]:
     """The program with only the rules that fire on ``facts`` (rules without a body and every other
-    statement kept), as text; and how many rules with a body it keeps out of how many."""
+    statement kept), as text; and how many rules with a body it keeps out of how many. With
+    ``only`` (file names), only the rules of those files are trimmed and counted."""
     statements, fired = fired_rules(main_lp, facts)
     kept: list[str] = []
-    with_body = 0
+    kept_with_body = with_body = 0
     for i, statement in enumerate(statements):
         has_body = statement.ast_type == ast.ASTType.Rule and bool(statement.body)
-        with_body += has_body
-        if not has_body or i in fired:
+        trimmed = has_body and (only is None or file_name(statement) in only)
+        with_body += trimmed
+        kept_with_body += trimmed and i in fired
+        if not trimmed or i in fired:
             kept.append(str(statement))
-    return "\n".join(kept) + "\n", len(fired), with_body
+    return "\n".join(kept) + "\n", kept_with_body, with_body
+
+
+def text_without(main_lp: Path, left_out: frozenset[str]) -> str:
+    """The program without any statement of the files named (as if they were empty), as text."""
+    return "\n".join(str(s) for s in _statements(main_lp) if file_name(s) not in left_out) + "\n"
+
+
+def file_name(statement: ast.AST) -> str:
+    return Path(statement.location.begin.filename).name
 
 
 def shown(program: str, facts: str) -> frozenset[clingo.Symbol]:

@@ -1,6 +1,8 @@
 """Shared test fixtures."""
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -23,3 +25,63 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_sep("-", f"fuzz: {total} generated cases ran")
         for name, count in sorted(counts.items()):
             terminalreporter.write_line(f"{count:8d}  {name}")
+
+
+# --- the longest tests first (tests/durations.json) -------------------------
+# A CI run of two workers paid at its end for a long test that started late: one worker ran it
+# while the other sat idle. The tests a recorded run found long go first (xdist deals the first
+# tests out in turn, so the longest are spread over the workers), their modules kept together so
+# that a module's fixtures are made once a worker. ``--record-durations FILE`` writes a record
+# from the run's own durations; a test missing from tests/durations.json only loses its place
+# at the front, and tests/test_durations_record.py holds every name in it to a test that exists.
+DURATIONS = Path(__file__).with_name("durations.json")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--record-durations", metavar="FILE", type=Path,
+                     help="write the tests of this run that took --record-from seconds or more, for "
+                          f"tests/{DURATIONS.name}")
+    parser.addoption("--record-from", metavar="SECONDS", type=float, default=5.0,
+                     help="the shortest test --record-durations keeps (a shorter one cannot leave a worker "
+                          "idle for long) [default: 5]")
+
+
+def recorded_durations() -> dict[str, float]:
+    if not DURATIONS.exists():
+        return {}
+    return json.loads(DURATIONS.read_text(encoding="utf-8"))["seconds"]
+
+
+def _module(item) -> str:
+    return item.nodeid.split("::")[0]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    seconds = recorded_durations()
+    longest: dict[str, float] = {}
+    for item in items:
+        longest[_module(item)] = max(longest.get(_module(item), 0.0), seconds.get(item.nodeid, 0.0))
+    items.sort(key=lambda item: (-longest[_module(item)], _module(item), -seconds.get(item.nodeid, 0.0)))
+
+
+class DurationRecorder:
+    """Sums each test's setup, call and teardown (under xdist the controller hears every worker's)."""
+
+    def __init__(self, path: Path, shortest: float):
+        self.path, self.shortest = path, shortest
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report):
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+    def pytest_sessionfinish(self, session):
+        long = {node: round(s, 1) for node, s in sorted(self.seconds.items()) if s >= self.shortest}
+        self.path.write_text(json.dumps({"recorded_with": "python -m pytest -n 2 --record-durations FILE",
+                                         "seconds": long}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def pytest_configure(config):
+    path = config.getoption("--record-durations")
+    if path is not None and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(DurationRecorder(path, config.getoption("--record-from")), "duration-recorder")

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clingo import ast
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,3 +94,36 @@ def test_the_oracle_trim_keeps_fewer_rules_and_answers_as_the_whole_program():
     whole = main_lp.read_text(encoding="utf-8").replace('#include "', f'#include "{main_lp.parent}/')
     answer = oracle.shown(whole, facts)
     assert answer and oracle.shown(text, facts) == answer
+
+
+def test_the_oracle_trims_only_the_files_it_is_given():
+    oracle = _bench_module("oracle")
+    boards = _bench_module("boards")
+    from pybridge import api
+    from pybridge.ground.facts import render_facts
+    from pybridge.input.situation import situation_from_data
+
+    main_lp = ROOT / "asp" / "berserk" / "main.lp"
+    facts = render_facts(api.facts_for(situation_from_data(boards.board(10, 3))))
+    part = frozenset({"selectors.lp", "ability_steps.lp"})
+    text, fired, with_body = oracle.trimmed_text(main_lp, facts, only=part)
+    assert 0 < fired < with_body < 300  # the two files' rules only, some of them firing
+    statements, firing = oracle.fired_rules(main_lp, facts)
+    kept = set(text.splitlines())
+    for i, statement in enumerate(statements):
+        in_part = oracle.file_name(statement) in part and statement.ast_type == ast.ASTType.Rule and statement.body
+        assert (str(statement) in kept) == (not in_part or i in firing), statement
+    without = oracle.text_without(main_lp, part)
+    assert not any(oracle.file_name(s) in part and str(s) in set(without.splitlines()) for s in statements
+                   if s.ast_type == ast.ASTType.Rule and s.body)
+
+
+def test_floor_parts_measures_the_three_programs_of_a_part():
+    out = _run("bench/floor_parts.py", "--files", "ability_conditions.lp", "--boards", "10:0", "--rounds", "1",
+               "--runs", "2")
+    [row] = [line for line in out.splitlines() if line.startswith("board 10:0:")]
+    assert re.search(r"whole [\d.]+ ms \(1\.00\)  firing [\d.]+ ms \([\d.]+\)  without [\d.]+ ms \([\d.]+\); "
+                     r"the part's rules firing \d+ of 33$", row), out
+    done = subprocess.run([sys.executable, "bench/floor_parts.py", "--files", "nope.lp"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and "no such file under asp/berserk: nope.lp" in done.stderr
