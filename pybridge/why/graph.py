@@ -82,9 +82,8 @@ class Graph:
         bindings: dict[str, Symbol] = {}
         if not terms.unify(rule.head_pattern, atom, bindings):
             return []
-        if not self.records_in_bulk and all(v in bindings for v in rule.variables):
-            # The head binds the whole record: ask for that one atom rather than index them all (a
-            # graph of many verdicts indexes them once: a look-up in the index makes no Symbol).
+        if all(v in bindings for v in rule.variables):
+            # The head binds the whole record: ask for that one atom rather than index them all.
             record = Function(name, [bindings[v] for v in rule.variables])
             found = [{v: bindings[v] for v in rule.variables}] if self.answer.holds(record) else []
         else:
