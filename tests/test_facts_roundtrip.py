@@ -1,5 +1,10 @@
 """`ccg-judge facts` + plain clingo on asp/<game>/main.lp reproduces exactly
-the judgement atoms `ccg-judge check --json` reports, for every ruling file."""
+the judgement atoms `ccg-judge check --json` reports, for every ruling file — and clingo says
+nothing while it does: no "info" and no "warning" (issue 33). Such a line means the rules handed
+the grounder something they did not mean — an aggregate given a weight that is no number ("tuple
+ignored: per(1,chip)" on Камнедрев's board: an amount named per chip reached the sum of the
+modifiers), an operation on a non-number — and it reaches whoever reruns a situation with plain
+clingo. The same run of the whole program serves both checks."""
 
 import json
 import subprocess
@@ -9,6 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_consistency import planted
 
 from pybridge.api import check, facts_text
 from pybridge.game.catalogue import load_game
@@ -19,10 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 FILES = ruling_files([ROOT / "tests" / "rulings"])
 
 
-def plain_clingo(game: str, facts: str, tmp_path: Path) -> list[str]:
+def plain_clingo_run(game: str, facts: str, tmp_path: Path, asp_root: Path = ROOT / "asp") -> tuple[list[str], str]:
+    """The atoms of plain clingo's one answer on the whole program, and what it said on stderr."""
     facts_file = tmp_path / "situation.lp"
     facts_file.write_text(facts, encoding="utf-8")
-    entry = ROOT / "asp" / game / load_game(game).entry
+    entry = asp_root / game / load_game(game).entry
     run = subprocess.run(
         [sys.executable, "-m", "clingo", str(entry), str(facts_file), "--outf=2", "--models=0"],
         capture_output=True, text=True, timeout=120,
@@ -31,13 +38,34 @@ def plain_clingo(game: str, facts: str, tmp_path: Path) -> list[str]:
     assert output["Result"] == "SATISFIABLE", run.stderr
     witnesses = output["Call"][0]["Witnesses"]
     assert len(witnesses) == 1, "the verdict layer must have exactly one answer set"
-    return sorted(witnesses[0]["Value"])
+    return sorted(witnesses[0]["Value"]), run.stderr
+
+
+def plain_clingo(game: str, facts: str, tmp_path: Path) -> list[str]:
+    atoms, said = plain_clingo_run(game, facts, tmp_path)
+    assert said == "", f"clingo said, grounding the whole program:\n{said}"
+    return atoms
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_plain_clingo_reproduces_the_verdicts(path, tmp_path):
     situation = load_situation(path)
     assert plain_clingo(situation.game, facts_text(situation), tmp_path) == check(situation, atoms=True).atoms
+
+
+# The rule the sum of the modifiers was fed by before (a step's amount per chip, as the step term
+# has it): it also took the named amount per(N, W), which the grounder cannot rule out.
+COUNTED_PER_CHIP = ("card_count(W), step_term(C, F, I, modify(V, M)), M != 0,\n"
+                    "    step_param(C, F, I, by, N), N >= -99, N <= 99, per_count(C, F, I, K), M = N * K,\n")
+NAMED_TOO = "card_count(W), step_term(C, F, I, modify(V, M)), M != 0,\n"
+KAMNEDREV = ROOT / "tests" / "rulings" / "berserk" / "cards" / "kamnedrev-strike-per-chip.yaml"
+
+
+def test_the_check_can_fail_an_amount_named_per_chip_in_the_sum_is_heard(tmp_path):
+    root = planted(tmp_path, "berserk/ability_steps.lp", COUNTED_PER_CHIP, NAMED_TOO)
+    situation = load_situation(KAMNEDREV)
+    _, said = plain_clingo_run("berserk", facts_text(situation), tmp_path, asp_root=root)
+    assert "info: tuple ignored" in said and "per(1,chip)" in said, said
 
 
 def test_cli_check_json_matches_plain_clingo(tmp_path):
