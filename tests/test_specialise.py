@@ -99,6 +99,59 @@ def test_the_specialised_program_is_smaller():
     assert 0 < len(kept) < len(solve._parsed(compiled.text)) / 2
 
 
+def test_a_check_leaves_out_the_near_misses_no_cite_reads():
+    """Not a timing: on a board whose defeater takes the near misses in, a check grounds of them
+    only those a verdict's cites read, fewer than the specialiser alone keeps; the graph's modes keep
+    them all (the graph reads the near misses' atoms itself)."""
+    situation = situation_from_data(board(30, 3))
+    facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
+    for mode in ("check", "trees"):
+        compiled = solve.program(situation.game, mode)
+        program = solve._shapes(compiled, near=True)
+        may_fire = specialise.kept(program, facts.key).statements
+        size = solve._count(compiled.text)
+        near_kept = [i for i in solve._kept(compiled, facts, near=True) if i >= size]
+        near_firing = [i for i in may_fire if i >= size]
+        if mode == "check":
+            assert 0 < len(near_kept) < len(near_firing) / 2
+        else:
+            assert near_kept == near_firing
+
+
+@pytest.mark.parametrize("game", ["berserk", "mtg"])
+def test_the_why_layer_reads_its_own_atoms_only_as_plain_premises(game):
+    """What specialise.read_by_roots rests on: a statement of the why layer reads the layer's atoms
+    only as plain positive premises (the shapes' gates), never in a negation, an aggregate or a
+    condition, and no statement outside the layer reads them."""
+    def layer_atoms(node, out):
+        if node.ast_type == ast.ASTType.SymbolicAtom and node.symbol.ast_type == ast.ASTType.Function:
+            if solve._of_the_layer(node.symbol.name):
+                out.append((node.symbol.name, len(node.symbol.arguments)))
+            return
+        for key in node.child_keys:
+            child = getattr(node, key)
+            for item in ([child] if isinstance(child, ast.AST) else child or ()):
+                layer_atoms(item, out)
+
+    compiled = solve.program(game, "check")
+    for text in (compiled.text, compiled.near_text):
+        statements = parse_program(text)
+        shapes = specialise.text_shapes(text)
+        assert len(shapes) == len(statements)
+        for statement, shape in zip(statements, shapes):
+            if statement.ast_type != ast.ASTType.Rule:
+                continue
+            read: list = []
+            for literal in statement.body:
+                layer_atoms(literal, read)
+            if not read:
+                continue
+            heads = [name for name, _, _ in shape[1]]
+            assert heads and all(solve._of_the_layer(name) for name in heads), str(statement)
+            gates = {(name, arity) for name, arity, _ in shape[0]}
+            assert set(read) <= gates, str(statement)
+
+
 @pytest.mark.parametrize("mode", ["check", "trees"])
 @pytest.mark.parametrize("near", [False, True])
 @pytest.mark.parametrize("cards,hidden", [(10, 0), (30, 3)])

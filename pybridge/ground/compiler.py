@@ -299,6 +299,11 @@ def flat_name(prefix: str, sig: Signature) -> str:
     return f"{prefix}{sig[0]}_{sig[1]}"
 
 
+# What a check reads of its why layer: a verdict's cites and a consequence's (verdict_lines shows them,
+# pybridge.why.justify.group reads them). The graph's modes read the layer's atoms themselves.
+CHECK_READS: tuple[Signature, ...] = (("_v", 3), (flat_name("_c_", ("consequence", 3)), 4))
+
+
 def _head_term(rule: ast.AST) -> ast.AST | None:
     head = rule.head
     if (head.ast_type == ast.ASTType.Literal and head.sign == ast.Sign.NoSign
@@ -1138,8 +1143,7 @@ def verdict_lines(mode: str, defeaters: frozenset[Signature], witnesses: frozens
     if mode == "check":
         for body in VERDICT_CITES:
             lines.append(_rule(f"_v(P, A, {CITE})", body))
-        lines.append("#show _v/3.")
-        lines.append(f"#show {flat_name('_c_', ('consequence', 3))}/4.")
+        lines += [f"#show {name}/{arity}." for name, arity in CHECK_READS]
     for sig in sorted(defeaters | set(witnesses)):
         lines.append(f"#show {sig[0]}/{sig[1]}.")
     declared = {("_nmc_is_blocked_2", 3), ("_nmc_lifted_3", 4), ("_v", 3)} | {(flat_name("_c_", s), s[1] + 1) for s in REASONS}

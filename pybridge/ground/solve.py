@@ -38,7 +38,7 @@ from pybridge.game import cache
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import entry_file
 from pybridge.ground import specialise, symbols, terms
-from pybridge.ground.compiler import GRAPH_MODES, Compiled, Signature, asp_digest, compile_game
+from pybridge.ground.compiler import CHECK_READS, GRAPH_MODES, Compiled, Signature, asp_digest, compile_game
 from pybridge.ground.facts import FactSet
 from pybridge.ground.terms import parse_program, program_lines
 from pybridge.input import limits
@@ -370,7 +370,7 @@ def _statements(compiled: Compiled, facts: Facts, near: bool, part: str | None =
     if not specialise.ENABLED or not compiled.shapes:
         kept: Iterable[int] = range(len(statements))
     else:
-        kept = _kept(compiled, facts, near)
+        kept = _kept(compiled, facts, near, layer=part != RULES)
     return [statements[i] for i in _in_part(compiled, kept, part)]
 
 
@@ -419,7 +419,7 @@ def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | N
     if not specialise.ENABLED or not compiled.shapes:
         kept: Iterable[int] = range(sum(len(lines) + 1 for lines in parts))
     else:
-        kept = _kept(compiled, facts, near)
+        kept = _kept(compiled, facts, near, layer=part != RULES)
     chosen = set(_in_part(compiled, kept, part))
     texts, first = [], 0  # first: the index of the part's own #program base. among all statements
     for lines in parts:
@@ -461,10 +461,27 @@ def _run_before(compiled: Compiled) -> bool:
         return False
 
 
-def _kept(compiled: Compiled, facts: Facts, near: bool) -> tuple[int, ...]:
+def _kept(compiled: Compiled, facts: Facts, near: bool, layer: bool = True) -> tuple[int, ...]:
     """The statements the specialiser keeps for a run, ``near`` with the near misses (a fixpoint
-    over the program alone, and for the near misses one going on from it)."""
-    return specialise.kept(_shapes(compiled, near=near), facts.key).statements
+    over the program alone, and for the near misses one going on from it). A check reads its why
+    layer only for what it shows (:data:`pybridge.ground.compiler.CHECK_READS`): of the layer it
+    keeps what those read, the near misses that end in no verdict's cites left out. ``layer``: the
+    statements are wanted for the layer (False: for the rules alone, which that leaves as they are)."""
+    program = _shapes(compiled, near=near)
+    found = specialise.kept(program, facts.key).statements
+    if compiled.mode in GRAPH_MODES or not layer:  # the graph reads the layer's atoms itself
+        return found
+    with _tables:
+        seen = _layer_seen.setdefault(id(program), (program, {}))
+        if seen[0] is not program:
+            seen = _layer_seen[id(program)] = (program, {})
+        if len(_layer_seen) > 64:
+            _layer_seen.pop(next(iter(_layer_seen)))
+    return specialise.read_by_roots(program, found, CHECK_READS, _of_the_layer, seen[1])
+
+
+# Per specialiser's program: its statements' heads and layer gates, read once (specialise.read_by_roots).
+_layer_seen: dict[int, tuple[specialise.Program, dict[int, tuple | None]]] = {}
 
 
 _indexed: dict[tuple[int, bool], tuple[Compiled, specialise.Program]] = {}

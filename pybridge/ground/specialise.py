@@ -32,7 +32,7 @@ import re
 import threading
 import weakref
 from collections import defaultdict
-from typing import Iterable, NamedTuple, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 import clingo
 from clingo import ast
@@ -393,6 +393,47 @@ def text_key(text: str) -> frozenset:
                     count, empty = count + 1, False
         found.add((head[:-1], len(arguments), tuple(arguments)))
     return frozenset(found)
+
+
+def read_by_roots(program: Program, statements: Sequence[int], roots: Iterable[tuple[str, int]],
+                  derived: Callable[[str], bool], seen: dict[int, tuple | None]) -> tuple[int, ...]:
+    """``statements`` less the statements of a derived layer that no root reads: a statement all of
+    whose heads are of ``derived`` predicates (read by no statement outside the layer) is kept only if
+    a root, or a statement kept so, reads one of its heads (a gate: the layer reads its own atoms
+    only as plain positive premises, tests/test_specialise.py holds the compiler to it). What
+    :func:`kept` says may fire is what the answer can have; this keeps of the layer what the answer
+    is read for. ``seen``: each statement's heads and layer gates as read before (None: not of the
+    layer), kept by the caller per program."""
+    makers: dict[tuple[str, int], list[int]] = defaultdict(list)
+    kept = []
+    for i in statements:
+        layer = seen.get(i, False)
+        if layer is False:
+            layer = seen[i] = _of_layer(program, i, derived)
+        if layer is None:
+            kept.append(i)
+        else:
+            for sig in layer[0]:
+                makers[sig].append(i)
+    needed, todo, read = set(), list(roots), []
+    while todo:
+        sig = todo.pop()
+        if sig in needed:
+            continue
+        needed.add(sig)
+        for i in makers.get(sig, ()):
+            read.append(i)
+            todo.extend(seen[i][1])
+    return tuple(sorted(kept + read)) if read else tuple(kept)
+
+
+def _of_layer(program: Program, i: int, derived: Callable[[str], bool]) -> tuple | None:
+    """A statement's head predicates and the layer's predicates among its gates, if every head is of
+    the layer (None if not, or if it has no head)."""
+    heads = [sig for sig, _ in program.heads[i]]
+    if not heads or not all(derived(name) for name, _ in heads):
+        return None
+    return tuple(dict.fromkeys(heads)), tuple(gate[0] for gate in program.gates[i] if derived(gate[0][0]))
 
 
 class Kept(NamedTuple):
