@@ -5,6 +5,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from longest_first import DURATIONS, recorded_durations
 
 # --- fuzz case counter (tests/fuzz, test_injection, test_metamorphic) -------
 # Each generated or tabled case adds one under its test's name; the total is
@@ -34,9 +35,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 # that a module's fixtures are made once a worker. ``--record-durations FILE`` writes a record
 # from the run's own durations; a test missing from tests/durations.json only loses its place
 # at the front, and tests/test_durations_record.py holds every name in it to a test that exists.
-DURATIONS = Path(__file__).with_name("durations.json")
-
-
 def pytest_addoption(parser):
     parser.addoption("--record-durations", metavar="FILE", type=Path,
                      help="write the tests of this run that took --record-from seconds or more, for "
@@ -44,12 +42,6 @@ def pytest_addoption(parser):
     parser.addoption("--record-from", metavar="SECONDS", type=float, default=5.0,
                      help="the shortest test --record-durations keeps (a shorter one cannot leave a worker "
                           "idle for long) [default: 5]")
-
-
-def recorded_durations() -> dict[str, float]:
-    if not DURATIONS.exists():
-        return {}
-    return json.loads(DURATIONS.read_text(encoding="utf-8"))["seconds"]
 
 
 def _module(item) -> str:

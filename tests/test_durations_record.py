@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import DURATIONS, recorded_durations
+from longest_first import DURATIONS, recorded_durations
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORD_AGAIN = "record it again: python -m pytest -n 2 --record-durations tests/durations.json"

@@ -13,7 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args, cwd=None):
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd=cwd, timeout=900)
+    # Without PYTHONPATH: a checkout put on the path (a run from a work tree) would shadow the wheel.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd=cwd, timeout=900, env=env)
 
 
 def test_wheel_installs_and_judges_a_ruling(tmp_path):
