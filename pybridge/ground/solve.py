@@ -273,6 +273,13 @@ def finished_by(handle: clingo.SolveHandle, deadline: float) -> bool:
     return True
 
 
+def _finish_or_stop(handle: clingo.SolveHandle, deadline: float, time_limit: float) -> None:
+    """Wait for the solve; past the deadline, stop it and say the time limit was met."""
+    if not finished_by(handle, deadline):
+        handle.cancel()
+        raise TimeLimitError(limits.over("the solver did not finish within the time limit", time_limit, "time_limit"))
+
+
 def _holds_any(ctl: clingo.Control, atoms: list[clingo.Symbol], deadline: float, time_limit: float) -> bool:
     """Whether any of these atoms of the ground program is true in its model. The grounder leaves
     some atoms to the solver (those resting on a negation it cannot settle alone), so an atom of the
@@ -281,10 +288,7 @@ def _holds_any(ctl: clingo.Control, atoms: list[clingo.Symbol], deadline: float,
         return False
     found = []
     with ctl.solve(on_model=lambda model: found.append(any(model.contains(a) for a in atoms)), async_=True) as handle:
-        if not finished_by(handle, deadline):
-            handle.cancel()
-            raise TimeLimitError(limits.over("the solver did not finish within the time limit", time_limit,
-                                         "time_limit"))
+        _finish_or_stop(handle, deadline, time_limit)
     return any(found)
 
 
@@ -304,10 +308,7 @@ def _the_model(ctl: clingo.Control, deadline: float, time_limit: float) -> dict[
         models.append(list(model.symbols(shown=True)))
 
     with ctl.solve(on_model=on_model, async_=True) as handle:
-        if not finished_by(handle, deadline):
-            handle.cancel()
-            raise TimeLimitError(limits.over("the solver did not finish within the time limit", time_limit,
-                                         "time_limit"))
+        _finish_or_stop(handle, deadline, time_limit)
         result = handle.get()
     if result.unsatisfiable or not models:
         raise AnswerCount("the rules have no answer for this situation (it contradicts them)", answers=0)
@@ -336,10 +337,7 @@ def answer_count(game_name: str, facts: FactSet | list[clingo.Symbol], *, time_l
     _ground(ctl, "base", deadline, time_limit)
     found = []
     with ctl.solve(on_model=lambda model: found.append(True), async_=True) as handle:
-        if not finished_by(handle, deadline):
-            handle.cancel()
-            raise TimeLimitError(limits.over("the solver did not finish within the time limit", time_limit,
-                                             "time_limit"))
+        _finish_or_stop(handle, deadline, time_limit)
         handle.get()
     return len(found)
 
