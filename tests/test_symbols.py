@@ -35,7 +35,8 @@ def test_the_c_library_reads_what_the_public_api_reads(path, monkeypatch):
         def read():
             return (symbols.names(shown), symbols.arguments(shown),
                     [symbols.true_atoms(control, model, name, arity) for name, arity in signatures],
-                    [symbols.true_arguments(control, model, name, arity) for name, arity in signatures])
+                    [symbols.true_arguments(control, model, name, arity) for name, arity in signatures],
+                    [symbols.has_atoms(control, name, arity) for name, arity in signatures + [("no_such", 2)]])
         fast = read()
         monkeypatch.setattr(symbols, "FAST", False)
         public = read()
@@ -48,6 +49,7 @@ def test_the_c_library_reads_what_the_public_api_reads(path, monkeypatch):
     some = next(atoms for atoms in fast[2] if atoms)
     assert all(model.contains(a) or control.symbolic_atoms[a].is_fact for a in some)
     assert fast[3] == [[[a._rep for a in atom.arguments] for atom in atoms] for atoms in fast[2]]
+    assert fast[4][-1] is False and True in fast[4]
 
 
 def test_a_judgement_is_the_same_either_way(monkeypatch):

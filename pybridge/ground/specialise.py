@@ -427,6 +427,28 @@ def read_by_roots(program: Program, statements: Sequence[int], roots: Iterable[t
     return tuple(sorted(kept + read)) if read else tuple(kept)
 
 
+def fed_by(program: Program, statements: Sequence[int], present: Callable[[tuple[str, int]], bool],
+           grounded_after: Callable[[int], bool]) -> tuple[int, ...]:
+    """``statements`` less those of a part grounded after the rest (``grounded_after``: a why layer on
+    top of the ground rules) that cannot fire there: each premise (gate) must be of a predicate the
+    ground program has atoms of (``present``) or the head of a statement of the part kept so. Sound
+    as :func:`kept` is, and sharper: the ground program knows which instances exist, where the
+    abstract fixpoint knows only which values may."""
+    part = sorted((i for i in statements if grounded_after(i)), key=program.rank.__getitem__)
+    gates, heads = program.gates, program.heads
+    made: set[tuple[str, int]] = set()
+    fed: set[int] = set()
+    grown = True
+    while grown:  # in rank order most statements are settled in the first pass; recursion takes more
+        grown = False
+        for i in part:
+            if i not in fed and all(gate[0] in made or present(gate[0]) for gate in gates[i]):
+                fed.add(i)
+                made.update(sig for sig, _ in heads[i])
+                grown = True
+    return tuple(i for i in statements if i in fed or not grounded_after(i))
+
+
 def _of_layer(program: Program, i: int, derived: Callable[[str], bool]) -> tuple | None:
     """A statement's head predicates and the layer's predicates among its gates, if every head is of
     the layer (None if not, or if it has no head)."""

@@ -61,6 +61,19 @@ def arguments(symbols: Iterable[Symbol]) -> list[tuple[Symbol, ...]]:
     return found
 
 
+def has_atoms(control: clingo.Control, name: str, arity: int) -> bool:
+    """Whether the ground program has an atom of the predicate (true, or possible for the solver)."""
+    if not FAST:
+        return next(iter(control.symbolic_atoms.by_signature(name, arity)), None) is not None
+    atoms = control.symbolic_atoms._rep
+    signature, it = _ffi.new("clingo_signature_t*"), _ffi.new("clingo_symbolic_atom_iterator_t*")
+    valid = _ffi.new("bool*")
+    _handle_error(_lib.clingo_signature_create(name.encode(), arity, True, signature))
+    _handle_error(_lib.clingo_symbolic_atoms_begin(atoms, signature, it))
+    _handle_error(_lib.clingo_symbolic_atoms_is_valid(atoms, it[0], valid))
+    return bool(valid[0])
+
+
 def true_atoms(control: clingo.Control, model: clingo.Model, name: str, arity: int) -> list[Symbol]:
     """The atoms of a predicate that hold: facts of the ground program, or true in ``model``."""
     return _true(control, model, name, arity, False)
