@@ -137,6 +137,7 @@ class Answer:
     # only by :meth:`open_graph`, so that what a check reads before is read off the shown atoms alone.
     _kept: clingo.Control | None = field(default=None, repr=False)
     _arguments: dict[str, list[tuple[clingo.Symbol, ...]]] = field(default_factory=dict, repr=False)
+    _argument_reps: dict[str, list[list[int]]] = field(default_factory=dict, repr=False)
     _given_signatures: frozenset[Signature] | None = field(default=None, repr=False)
 
     def atoms(self, name: str) -> list[clingo.Symbol]:
@@ -147,6 +148,13 @@ class Answer:
         found = self._arguments.get(name)
         if found is None:
             found = self._arguments[name] = symbols.arguments(self.shown.get(name, ()))
+        return found
+
+    def argument_reps(self, name: str) -> list[list[int]]:
+        """:meth:`arguments` as their representations (``terms.ident``), read once."""
+        found = self._argument_reps.get(name)
+        if found is None:
+            found = self._argument_reps[name] = symbols.argument_reps(self.shown.get(name, ()))
         return found
 
     def is_fact(self, atom: clingo.Symbol) -> bool:
@@ -183,7 +191,7 @@ class Answer:
         the rules base shows is read off the shown atoms (one call into clingo an atom, where walking
         the ground program's atoms takes several)."""
         if (name, arity) in self.compiled.whole_shown:
-            return [[a._rep for a in args] for args in self.arguments(name) if len(args) == arity]
+            return [args for args in self.argument_reps(name) if len(args) == arity]
         return symbols.true_arguments(self.control, self._model, name, arity)
 
     def holds(self, atom: clingo.Symbol) -> bool:
@@ -231,8 +239,10 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
     ctl.add("base", [], facts.text)
     _ground(ctl, "base", deadline, time_limit)
     if near is None:
-        near = _holds_any(ctl, [atom.symbol for name, arity in compiled.defeaters
-                                for atom in ctl.symbolic_atoms.by_signature(name, arity)], deadline, time_limit)
+        defeating = [atom for name, arity in compiled.defeaters for atom in ctl.symbolic_atoms.by_signature(name, arity)]
+        # a fact of the ground program holds in any model: no solve is needed to know it
+        near = any(atom.is_fact for atom in defeating) or _holds_any(ctl, [atom.symbol for atom in defeating],
+                                                                      deadline, time_limit)
     _add(ctl, compiled, facts, WHY_NEAR if near else WHY, first, present=_has_atoms(ctl))
     _ground(ctl, "why", deadline, time_limit)
     return _the_model(ctl, deadline, time_limit), ctl, near
