@@ -272,13 +272,17 @@ def _add(ctl: clingo.Control, compiled: Compiled, facts: Facts, part: str, first
 
 
 def _has_atoms(ctl: clingo.Control) -> Callable[[Signature], bool]:
-    """Whether the Control's ground program has atoms of a predicate, asked of clingo once each."""
+    """Whether the Control's ground program has atoms of a predicate, asked of clingo once each, and
+    only of the predicates its atom base has a domain for (a predicate it has never seen has none)."""
     known: dict[Signature, bool] = {}
+    domains: set[Signature] = set()
 
     def present(signature: Signature) -> bool:
         found = known.get(signature)
         if found is None:
-            found = known[signature] = symbols.has_atoms(ctl, *signature)
+            if not known:
+                domains.update((name, arity) for name, arity, positive in ctl.symbolic_atoms.signatures if positive)
+            found = known[signature] = signature in domains and symbols.has_atoms(ctl, *signature)
         return found
 
     return present

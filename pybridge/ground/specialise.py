@@ -433,19 +433,40 @@ def fed_by(program: Program, statements: Sequence[int], present: Callable[[tuple
     top of the ground rules) that cannot fire there: each premise (gate) must be of a predicate the
     ground program has atoms of (``present``) or the head of a statement of the part kept so. Sound
     as :func:`kept` is, and sharper: the ground program knows which instances exist, where the
-    abstract fixpoint knows only which values may."""
-    part = sorted((i for i in statements if grounded_after(i)), key=program.rank.__getitem__)
+    abstract fixpoint knows only which values may. A worklist: a statement waits for the predicates
+    of the part it reads, and one that reads a predicate nothing gives is never looked at again."""
+    part = [i for i in statements if grounded_after(i)]
     gates, heads = program.gates, program.heads
-    made: set[tuple[str, int]] = set()
-    fed: set[int] = set()
-    grown = True
-    while grown:  # in rank order most statements are settled in the first pass; recursion takes more
-        grown = False
-        for i in part:
-            if i not in fed and all(gate[0] in made or present(gate[0]) for gate in gates[i]):
-                fed.add(i)
-                made.update(sig for sig, _ in heads[i])
-                grown = True
+    given = {sig for i in part for sig, _ in heads[i]}  # what the part itself may derive
+    waiting: dict[tuple[str, int], list[int]] = defaultdict(list)
+    missing: dict[int, int] = {}
+    ready = []
+    for i in part:
+        needs = set()
+        for gate in gates[i]:
+            sig = gate[0]
+            if not present(sig):
+                if sig not in given:
+                    break
+                needs.add(sig)
+        else:
+            if needs:
+                missing[i] = len(needs)
+                for sig in needs:
+                    waiting[sig].append(i)
+            else:
+                ready.append(i)
+    fed, made = set(), set()
+    while ready:
+        i = ready.pop()
+        fed.add(i)
+        for sig, _ in heads[i]:
+            if sig not in made:
+                made.add(sig)
+                for waiter in waiting.pop(sig, ()):
+                    missing[waiter] -= 1
+                    if not missing[waiter]:
+                        ready.append(waiter)
     return tuple(i for i in statements if i in fed or not grounded_after(i))
 
 
