@@ -219,3 +219,21 @@ def test_records_read_in_bulk_or_narrowed_word_the_same(cards, hidden, mix, monk
         worded[bulk] = [(v.action, v.verdict, v.because, v.assuming) for v in check(situation).verdicts]
     assert sum(1 for _, verdict, said, _ in worded[True] if verdict == "illegal" and said) >= 5
     assert worded[True] == worded[False]
+
+
+def test_a_plain_check_opens_only_the_premises_that_may_be_of_its_clause(monkeypatch):
+    """Not a timing: a because-line opens a premise only where a rule of its predicate may be of the
+    same clause (OpenedOnRead.may_be_of); opening every premise to look words the same lines, with
+    more of the graph expanded."""
+    from pybridge.why.graph import OpenedOnRead
+
+    situation = situation_from_data(_bench_boards().board(30, 3))
+    expanded = []
+    real = Graph.expand
+    monkeypatch.setattr(Graph, "expand", lambda self, atom, **kw: expanded.append(atom) or real(self, atom, **kw))
+    lean = [(v.action, v.because) for v in check(situation).verdicts]
+    lean_count = len(expanded)
+    expanded.clear()
+    monkeypatch.setattr(OpenedOnRead, "may_be_of", lambda self, node_id, clause: True)
+    assert [(v.action, v.because) for v in check(situation).verdicts] == lean
+    assert sum(1 for _, said in lean if said) >= 5 and 0 < lean_count < len(expanded)

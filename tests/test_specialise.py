@@ -118,6 +118,48 @@ def test_a_check_leaves_out_the_near_misses_no_cite_reads():
             assert near_kept == near_firing
 
 
+def test_the_why_layer_keeps_only_what_the_ground_rules_feed():
+    """Not a timing: with the rules ground, the why layer keeps the statements whose premises have
+    atoms there (a record with no instance feeds nothing), fewer than the abstract fixpoint alone
+    keeps; and a ground program with every predicate present keeps what the fixpoint keeps. (In the
+    graph's modes, whose layer no roots slice, a check's slice being read_by_roots' own.)"""
+    situation = situation_from_data(board(30, 3))
+    facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
+    compiled = solve.program(situation.game, "trees")
+    ctl = clingo.Control(["--warn=none"])
+    solve._add(ctl, compiled, facts, solve.RULES, first=False)
+    ctl.add("base", [], facts.text)
+    ctl.ground([("base", [])])
+    layer = set(solve._in_part(compiled, solve._kept(compiled, facts, near=True), solve.WHY_NEAR))
+    fed = set(solve._in_part(compiled, solve._kept(compiled, facts, near=True, present=solve._has_atoms(ctl)),
+                             solve.WHY_NEAR))
+    assert fed < layer and len(fed) < len(layer) / 2
+    program = solve._shapes(compiled, near=True)
+    present, made = solve._has_atoms(ctl), {sig for i in fed for sig, _ in program.heads[i]}
+    for i in layer - fed:  # each left out has a premise nothing feeds
+        assert any(not present(gate[0]) and gate[0] not in made for gate in program.gates[i])
+    everything = solve._kept(compiled, facts, near=True, present=lambda sig: True)
+    assert everything == solve._kept(compiled, facts, near=True)
+
+
+def test_a_statement_grounded_after_the_rest_is_fed_only_by_atoms_or_kept_heads():
+    statements: list[ast.AST] = []
+    ast.parse_string("""
+        _c_a(X) :- a(X).
+        _c_b(X) :- b(X).
+        _c_ab(X) :- _c_a(X), _c_b(X).
+        _c_loop(X) :- _c_a(X).
+        _c_loop(X) :- _c_loop(X), a(X).
+        r(X) :- b(X).
+    """, statements.append)
+    program = specialise.Program(specialise.shapes(statements))
+    everything = tuple(range(len(statements)))
+    fed = specialise.fed_by(program, everything, lambda sig: sig == ("a", 1),
+                            lambda i: i != len(statements) - 1)
+    assert [str(statements[i]) for i in fed if i] == [
+        "_c_a(X) :- a(X).", "_c_loop(X) :- _c_a(X).", "_c_loop(X) :- _c_loop(X); a(X).", "r(X) :- b(X)."]
+
+
 @pytest.mark.parametrize("game", ["berserk", "mtg"])
 def test_the_why_layer_reads_its_own_atoms_only_as_plain_premises(game):
     """What specialise.read_by_roots rests on: a statement of the why layer reads the layer's atoms

@@ -33,21 +33,24 @@ def test_the_c_library_reads_what_the_public_api_reads(path, monkeypatch):
         shown = model.symbols(shown=True)
         signatures = sorted({(s[0], s[1]) for s in control.symbolic_atoms.signatures if s[2]})
         def read():
-            return (symbols.names(shown), symbols.arguments(shown),
+            return (symbols.names(shown), symbols.arguments(shown), symbols.argument_reps(shown),
                     [symbols.true_atoms(control, model, name, arity) for name, arity in signatures],
-                    [symbols.true_arguments(control, model, name, arity) for name, arity in signatures])
+                    [symbols.true_arguments(control, model, name, arity) for name, arity in signatures],
+                    [symbols.has_atoms(control, name, arity) for name, arity in signatures + [("no_such", 2)]])
         fast = read()
         monkeypatch.setattr(symbols, "FAST", False)
         public = read()
     finally:
         handle.cancel()
     assert fast == public
-    assert any(fast[2]) and len(fast[0]) == len(shown) > 0
+    assert any(fast[3]) and len(fast[0]) == len(shown) > 0
     # what the public API's own objects say, atom by atom
     assert fast[0] == [s.name for s in shown] and fast[1] == [tuple(s.arguments) for s in shown]
-    some = next(atoms for atoms in fast[2] if atoms)
+    assert fast[2] == [[a._rep for a in s.arguments] for s in shown]
+    some = next(atoms for atoms in fast[3] if atoms)
     assert all(model.contains(a) or control.symbolic_atoms[a].is_fact for a in some)
-    assert fast[3] == [[[a._rep for a in atom.arguments] for atom in atoms] for atoms in fast[2]]
+    assert fast[4] == [[[a._rep for a in atom.arguments] for atom in atoms] for atoms in fast[3]]
+    assert fast[5][-1] is False and True in fast[5]
 
 
 def test_a_judgement_is_the_same_either_way(monkeypatch):

@@ -28,7 +28,7 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 import clingo
 from clingo import ast
@@ -137,6 +137,7 @@ class Answer:
     # only by :meth:`open_graph`, so that what a check reads before is read off the shown atoms alone.
     _kept: clingo.Control | None = field(default=None, repr=False)
     _arguments: dict[str, list[tuple[clingo.Symbol, ...]]] = field(default_factory=dict, repr=False)
+    _argument_reps: dict[str, list[list[int]]] = field(default_factory=dict, repr=False)
     _given_signatures: frozenset[Signature] | None = field(default=None, repr=False)
 
     def atoms(self, name: str) -> list[clingo.Symbol]:
@@ -147,6 +148,13 @@ class Answer:
         found = self._arguments.get(name)
         if found is None:
             found = self._arguments[name] = symbols.arguments(self.shown.get(name, ()))
+        return found
+
+    def argument_reps(self, name: str) -> list[list[int]]:
+        """:meth:`arguments` as their representations (``terms.ident``), read once."""
+        found = self._argument_reps.get(name)
+        if found is None:
+            found = self._argument_reps[name] = symbols.argument_reps(self.shown.get(name, ()))
         return found
 
     def is_fact(self, atom: clingo.Symbol) -> bool:
@@ -183,7 +191,7 @@ class Answer:
         the rules base shows is read off the shown atoms (one call into clingo an atom, where walking
         the ground program's atoms takes several)."""
         if (name, arity) in self.compiled.whole_shown:
-            return [[a._rep for a in args] for args in self.arguments(name) if len(args) == arity]
+            return [args for args in self.argument_reps(name) if len(args) == arity]
         return symbols.true_arguments(self.control, self._model, name, arity)
 
     def holds(self, atom: clingo.Symbol) -> bool:
@@ -231,9 +239,11 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
     ctl.add("base", [], facts.text)
     _ground(ctl, "base", deadline, time_limit)
     if near is None:
-        near = _holds_any(ctl, [atom.symbol for name, arity in compiled.defeaters
-                                for atom in ctl.symbolic_atoms.by_signature(name, arity)], deadline, time_limit)
-    _add(ctl, compiled, facts, WHY_NEAR if near else WHY, first)
+        defeating = [atom for name, arity in compiled.defeaters for atom in ctl.symbolic_atoms.by_signature(name, arity)]
+        # a fact of the ground program holds in any model: no solve is needed to know it
+        near = any(atom.is_fact for atom in defeating) or _holds_any(ctl, [atom.symbol for atom in defeating],
+                                                                      deadline, time_limit)
+    _add(ctl, compiled, facts, WHY_NEAR if near else WHY, first, present=_has_atoms(ctl))
     _ground(ctl, "why", deadline, time_limit)
     return _the_model(ctl, deadline, time_limit), ctl, near
 
@@ -243,19 +253,39 @@ def _run(compiled: Compiled, facts: Facts, time_limit: float, deadline: float, *
 RULES, WHY, WHY_NEAR = "rules", "why", "why+near"
 
 
-def _add(ctl: clingo.Control, compiled: Compiled, facts: Facts, part: str, first: bool) -> None:
+def _add(ctl: clingo.Control, compiled: Compiled, facts: Facts, part: str, first: bool,
+         present: Callable[[Signature], bool] | None = None) -> None:
     """Hand clingo a part of the program kept for these facts: a process's first run of a program
-    as text (clingo parses only the statements kept), later runs as the statements parsed once."""
+    as text (clingo parses only the statements kept), later runs as the statements parsed once.
+    ``present``: whether the program ground so far has atoms of a predicate (the why layer goes on
+    top of the ground rules: of it, only what their atoms can feed is kept)."""
     name = "base" if part == RULES else "why"
     if not first or not _a_statement_a_line(compiled, part == WHY_NEAR):
         with ast.ProgramBuilder(ctl) as builder:
             builder.add(ast.Program(_LOCATION, name, []))
-            for statement in _statements(compiled, facts, part == WHY_NEAR, part):
+            for statement in _statements(compiled, facts, part == WHY_NEAR, part, present):
                 if statement.ast_type != ast.ASTType.Program:  # the part's own, given above
                     builder.add(statement)
     else:  # clingo parses the text itself, with no statement passing through Python
-        for text in _statements_text(compiled, facts, part == WHY_NEAR, part):
+        for text in _statements_text(compiled, facts, part == WHY_NEAR, part, present):
             ctl.add(name, [], text)
+
+
+def _has_atoms(ctl: clingo.Control) -> Callable[[Signature], bool]:
+    """Whether the Control's ground program has atoms of a predicate, asked of clingo once each, and
+    only of the predicates its atom base has a domain for (a predicate it has never seen has none)."""
+    known: dict[Signature, bool] = {}
+    domains: set[Signature] = set()
+
+    def present(signature: Signature) -> bool:
+        found = known.get(signature)
+        if found is None:
+            if not known:
+                domains.update((name, arity) for name, arity, positive in ctl.symbolic_atoms.signatures if positive)
+            found = known[signature] = signature in domains and symbols.has_atoms(ctl, *signature)
+        return found
+
+    return present
 
 
 _LOCATION = ast.Location(ast.Position("<parts>", 1, 1), ast.Position("<parts>", 1, 1))
@@ -359,16 +389,17 @@ class Facts:
         return self.facts.key if isinstance(self.facts, FactSet) else specialise.text_key(self.text)
 
 
-def _statements(compiled: Compiled, facts: Facts, near: bool, part: str | None = None) -> list[ast.AST]:
+def _statements(compiled: Compiled, facts: Facts, near: bool, part: str | None = None,
+                present: Callable[[Signature], bool] | None = None) -> list[ast.AST]:
     """The program for these facts: the rules that can fire for them (:mod:`pybridge.ground.specialise`);
     ``near`` adds the near misses. ``part``: only the statements of that part (:data:`RULES`,
-    :data:`WHY`, :data:`WHY_NEAR`; None: all)."""
+    :data:`WHY`, :data:`WHY_NEAR`; None: all). ``present``: see :func:`_add`."""
     base = _parsed(compiled.text)
     statements = base + (_parsed(compiled.near_text) if near else ())
     if not specialise.ENABLED or not compiled.shapes:
         kept: Iterable[int] = range(len(statements))
     else:
-        kept = _kept(compiled, facts, near, layer=part != RULES)
+        kept = _kept(compiled, facts, near, layer=part != RULES, present=present)
     return [statements[i] for i in _in_part(compiled, kept, part)]
 
 
@@ -405,7 +436,8 @@ def _of_the_layer(name: str) -> bool:
     return name == "_v" or name.startswith(("_c_", "_nm"))
 
 
-def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | None = None) -> list[str]:
+def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | None = None,
+                     present: Callable[[Signature], bool] | None = None) -> list[str]:
     """:func:`_statements` as the texts of the program and, with ``near``, of its near misses, for a
     program this process has not run: parsing them costs only the statements kept. A statement left
     out is an empty line, so every statement keeps its line and clingo's messages name the same
@@ -417,7 +449,7 @@ def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | N
     if not specialise.ENABLED or not compiled.shapes:
         kept: Iterable[int] = range(sum(len(lines) + 1 for lines in parts))
     else:
-        kept = _kept(compiled, facts, near, layer=part != RULES)
+        kept = _kept(compiled, facts, near, layer=part != RULES, present=present)
     chosen = set(_in_part(compiled, kept, part))
     texts, first = [], 0  # first: the index of the part's own #program base. among all statements
     for lines in parts:
@@ -459,14 +491,21 @@ def _run_before(compiled: Compiled) -> bool:
         return False
 
 
-def _kept(compiled: Compiled, facts: Facts, near: bool, layer: bool = True) -> tuple[int, ...]:
+def _kept(compiled: Compiled, facts: Facts, near: bool, layer: bool = True,
+          present: Callable[[Signature], bool] | None = None) -> tuple[int, ...]:
     """The statements the specialiser keeps for a run, ``near`` with the near misses (a fixpoint
-    over the program alone, and for the near misses one going on from it). A check reads its why
+    over the program alone, and for the near misses one going on from it). With the rules ground
+    (``present``, see :func:`_add`), the why layer keeps only what their atoms can feed: the layer's
+    rules rest on the rules' records, and the abstract fixpoint cannot tell a record that has an
+    instance from one that has none (cards are all alike to it). A check reads its why
     layer only for what it shows (:data:`pybridge.ground.compiler.CHECK_READS`): of the layer it
     keeps what those read, the near misses that end in no verdict's cites left out. ``layer``: the
     statements are wanted for the layer (False: for the rules alone, which that leaves as they are)."""
     program = _shapes(compiled, near=near)
     found = specialise.kept(program, facts.key).statements
+    if present is not None:
+        size, own = _count(compiled.text), _why_layer(compiled)
+        found = specialise.fed_by(program, found, present, lambda i: i >= size or i in own)
     if compiled.mode in GRAPH_MODES or not layer:  # the graph reads the layer's atoms itself
         return found
     with _tables:

@@ -427,6 +427,49 @@ def read_by_roots(program: Program, statements: Sequence[int], roots: Iterable[t
     return tuple(sorted(kept + read)) if read else tuple(kept)
 
 
+def fed_by(program: Program, statements: Sequence[int], present: Callable[[tuple[str, int]], bool],
+           grounded_after: Callable[[int], bool]) -> tuple[int, ...]:
+    """``statements`` less those of a part grounded after the rest (``grounded_after``: a why layer on
+    top of the ground rules) that cannot fire there: each premise (gate) must be of a predicate the
+    ground program has atoms of (``present``) or the head of a statement of the part kept so. Sound
+    as :func:`kept` is, and sharper: the ground program knows which instances exist, where the
+    abstract fixpoint knows only which values may. A worklist: a statement waits for the predicates
+    of the part it reads, and one that reads a predicate nothing gives is never looked at again."""
+    part = [i for i in statements if grounded_after(i)]
+    gates, heads = program.gates, program.heads
+    given = {sig for i in part for sig, _ in heads[i]}  # what the part itself may derive
+    waiting: dict[tuple[str, int], list[int]] = defaultdict(list)
+    missing: dict[int, int] = {}
+    ready = []
+    for i in part:
+        needs = set()
+        for gate in gates[i]:
+            sig = gate[0]
+            if not present(sig):
+                if sig not in given:
+                    break
+                needs.add(sig)
+        else:
+            if needs:
+                missing[i] = len(needs)
+                for sig in needs:
+                    waiting[sig].append(i)
+            else:
+                ready.append(i)
+    fed, made = set(), set()
+    while ready:
+        i = ready.pop()
+        fed.add(i)
+        for sig, _ in heads[i]:
+            if sig not in made:
+                made.add(sig)
+                for waiter in waiting.pop(sig, ()):
+                    missing[waiter] -= 1
+                    if not missing[waiter]:
+                        ready.append(waiter)
+    return tuple(i for i in statements if i in fed or not grounded_after(i))
+
+
 def _of_layer(program: Program, i: int, derived: Callable[[str], bool]) -> tuple | None:
     """A statement's head predicates and the layer's predicates among its gates, if every head is of
     the layer (None if not, or if it has no head)."""

@@ -61,6 +61,33 @@ def arguments(symbols: Iterable[Symbol]) -> list[tuple[Symbol, ...]]:
     return found
 
 
+def argument_reps(symbols: Iterable[Symbol]) -> list[list[int]]:
+    """:func:`arguments` as their representations (``terms.ident``; the Symbol is ``Symbol(rep)``):
+    a reader keying thousands of atoms by their arguments makes no Symbol for them."""
+    if not FAST:
+        return [[a._rep for a in s.arguments] for s in symbols]
+    found = []
+    args, size = _ffi.new("clingo_symbol_t**"), _ffi.new("size_t*")
+    read, unpack, handle = _lib.clingo_symbol_arguments, _ffi.unpack, _handle_error
+    for symbol in symbols:
+        handle(read(symbol._rep, args, size))
+        found.append(unpack(args[0], size[0]) if size[0] else [])
+    return found
+
+
+def has_atoms(control: clingo.Control, name: str, arity: int) -> bool:
+    """Whether the ground program has an atom of the predicate (true, or possible for the solver)."""
+    if not FAST:
+        return next(iter(control.symbolic_atoms.by_signature(name, arity)), None) is not None
+    atoms = control.symbolic_atoms._rep
+    signature, it = _ffi.new("clingo_signature_t*"), _ffi.new("clingo_symbolic_atom_iterator_t*")
+    valid = _ffi.new("bool*")
+    _handle_error(_lib.clingo_signature_create(name.encode(), arity, True, signature))
+    _handle_error(_lib.clingo_symbolic_atoms_begin(atoms, signature, it))
+    _handle_error(_lib.clingo_symbolic_atoms_is_valid(atoms, it[0], valid))
+    return bool(valid[0])
+
+
 def true_atoms(control: clingo.Control, model: clingo.Model, name: str, arity: int) -> list[Symbol]:
     """The atoms of a predicate that hold: facts of the ground program, or true in ``model``."""
     return _true(control, model, name, arity, False)

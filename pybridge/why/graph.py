@@ -50,6 +50,8 @@ class Graph:
         self._atoms: dict[tuple, dict[tuple, list[list[int]]]] = {}
         self._derived: dict[tuple, list[list[int]]] = {}  # see _from_heads
         self._underived: set[tuple] = set()
+        self._derived_signatures: dict[tuple[str, int], bool] = {}  # see _kind
+        self._banners: dict[tuple[str, int], frozenset[str | None]] = {}  # see clauses_of
         self._other_heads = answer.compiled.other_heads
         self._builders: dict[tuple, object] = {}
         self._expanded: set[str] = set()
@@ -353,8 +355,24 @@ class Graph:
     def _kind(self, atom: Symbol) -> str:
         if self.answer.is_fact(atom):
             return "fact"
-        rules = self.by_signature.get(terms.signature_of(atom), ())
-        return "derived" if any(":-" in r.text for r in rules) else "fact"
+        signature = terms.signature_of(atom)
+        derived = self._derived_signatures.get(signature)
+        if derived is None:  # some rule with a body derives the predicate (asked once per predicate)
+            rules = self.by_signature.get(signature, ())
+            derived = self._derived_signatures[signature] = any(":-" in r.text for r in rules)
+        return "derived" if derived else "fact"
+
+    def clauses_of(self, atom: Symbol) -> frozenset[str | None]:
+        """The clauses a derivation of the atom may be of (:meth:`_derivation`): the clause the atom
+        names, if it names one; else the banner of any rule of its predicate."""
+        named = self.cites.named(atom)
+        if named:
+            return frozenset({named})
+        signature = terms.signature_of(atom)
+        found = self._banners.get(signature)
+        if found is None:
+            found = self._banners[signature] = frozenset(r.banner for r in self.by_signature.get(signature, ()))
+        return found
 
     def expand(self, atom: Symbol, *, one_level: bool = False) -> str:
         """The node of a derived atom, expanded down to the facts (every node once). ``one_level``:
@@ -391,6 +409,9 @@ class Graph:
             premise_ids.append(self.absent(premise) if slot == fault else self.expand(premise))
         for slot, negated in enumerate(negative if not one_level else ()):
             absent_ids.append(self.expand(negated) if slot == defeat else self.absent(negated))
+        if one_level:  # read for its words only (a plain check's because-line): no cites, no bindings
+            return Derivation(rule=rule.index, clause=clause, near=False, cites=[], bindings={},
+                              premises=premise_ids, absent=absent_ids)
         named = self.cites.named(atom)
         own = self.cites.keep(set(rule.clauses) | ({named} if named else set()))
         return Derivation(rule=rule.index, clause=clause, near=fault is not None or defeat is not None,
@@ -561,6 +582,11 @@ class OpenedOnRead(Mapping):
         """The node as it is, not expanded: its atom and predicate, for a reader deciding whether
         it needs the derivations."""
         return self.graph.nodes.nodes[node_id]
+
+    def may_be_of(self, node_id: str, clause: str | None) -> bool:
+        """Whether a derivation of the node may be of ``clause`` (:meth:`Graph.clauses_of`), told
+        without expanding it: a reader that opens only premises of its own clause skips the others."""
+        return clause in self.graph.clauses_of(self.graph.nodes.atoms[node_id])
 
     def __iter__(self):
         return iter(self.graph.nodes.nodes)

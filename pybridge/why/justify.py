@@ -18,6 +18,7 @@ every verdict); msgspec makes their JSON Schema from the same classes (schema/).
 
 from __future__ import annotations
 
+import weakref
 from collections import defaultdict
 from functools import lru_cache
 from dataclasses import dataclass
@@ -225,8 +226,23 @@ class Grouped:
 REASON_ATOMS = ("candidate", "forbidden", "exempt", "waived", "obliged", "consequence", "assumed", "satisfied")
 
 
+# The last answer grouped, and its groups: a plain check groups its answer for the report and again
+# for the because-lines (and a Grouped is only read).
+_last: tuple[weakref.ref, Grouped] | None = None
+
+
 def group(answer: Answer) -> Grouped:
     """Each shown atom's arguments are read once (reading a clingo Symbol is a call into clingo)."""
+    global _last
+    last = _last
+    if last is not None and last[0]() is answer:
+        return last[1]
+    grouped = _grouped(answer)
+    _last = (weakref.ref(answer), grouped)
+    return grouped
+
+
+def _grouped(answer: Answer) -> Grouped:
     shown = answer.shown
     by: dict[str, dict[tuple, list[tuple]]] = {}
     pairs: dict[tuple[int, int], tuple[Symbol, Symbol]] = {}
@@ -247,12 +263,22 @@ def group(answer: Answer) -> Grouped:
     for items in by["exempt"].values():
         for args in items:
             exempt[(ident(args[0]), ident(args[1]), ident(args[2]))].append(args)
+    # the cites' atoms are many (a verdict's or a consequence's each) and their clauses few: read as
+    # representations, a clause's text made once
+    said: dict[int, str] = {}
+
+    def clause(rep: int) -> str:
+        found = said.get(rep)
+        if found is None:
+            found = said[rep] = text(Symbol(rep))
+        return found
+
     extra: dict[tuple, set[str]] = defaultdict(set)
-    for p, a, c in answer.arguments("_v"):
-        extra[(ident(p), ident(a))].add(text(c))
+    for p, a, c in answer.argument_reps("_v"):
+        extra[(p, a)].add(clause(c))
     consequence_cites: dict[tuple, set[str]] = defaultdict(set)
-    for p, a, x, c in answer.arguments("_c_consequence_3"):
-        consequence_cites[(ident(p), ident(a), ident(x))].add(text(c))
+    for p, a, x, c in answer.argument_reps("_c_consequence_3"):
+        consequence_cites[(p, a, x)].add(clause(c))
     return Grouped(by=by, pairs=pairs, legal=keys("legal"), in_every=keys("legal_in_every"),
                    in_some=keys("legal_in_some"), exempt=exempt, extra_cites=extra,
                    consequence_cites=consequence_cites)

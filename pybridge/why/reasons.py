@@ -51,6 +51,10 @@ def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mappin
             predicate = _predicate(nodes, premise_id)
             if predicate in context and not (open_context and depth < _OPEN_DEPTH):
                 continue  # left out unread: reading a node expands it (OpenedOnRead)
+            if predicate not in through and not _may_be_of(nodes, premise_id, derivation.clause):
+                if predicate not in context:  # not of the same clause: said as it is, unread
+                    found.append((premise_id, _said(_peek(nodes, premise_id), phrases)))
+                continue
             premise = nodes[premise_id]
             same_clause = (bool(premise.derivations) and premise.derivations[0].clause == derivation.clause
                            and predicate not in kept)
@@ -94,8 +98,20 @@ def _waived_conditions(nodes: Mapping[str, Node], verdict: Verdict, clause: str)
 
 def _predicate(nodes: Mapping[str, Node], node_id: str) -> str:
     """A node's predicate without expanding it, where the mapping can tell (OpenedOnRead)."""
+    return _peek(nodes, node_id).predicate
+
+
+def _peek(nodes: Mapping[str, Node], node_id: str) -> Node:
+    """A node as it is, not expanded, where the mapping can tell (OpenedOnRead)."""
     peek = getattr(nodes, "peek", None)
-    return (peek(node_id) if peek else nodes[node_id]).predicate
+    return peek(node_id) if peek else nodes[node_id]
+
+
+def _may_be_of(nodes: Mapping[str, Node], node_id: str, clause: str | None) -> bool:
+    """Whether the node's first derivation may be of ``clause``, where the mapping can tell without
+    expanding the node (OpenedOnRead: none of its predicate's rules gives that clause); else True."""
+    may_be_of = getattr(nodes, "may_be_of", None)
+    return may_be_of(node_id, clause) if may_be_of else True
 
 
 def _conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str],
