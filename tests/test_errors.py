@@ -227,3 +227,43 @@ def test_a_command_line_value_a_report_cannot_print_is_refused(tmp_path, flag):
     field = "viewpoint" if flag.startswith("--player") else "edition"
     assert run.stderr == (f"error: command line: field {field}: contains a control or format character "
                           "(U+0007), which a report cannot print\n")
+
+
+DIED_AFTER_A_FLIGHT_STEP = """\
+game: berserk
+viewpoint: p1
+players: [{id: p1, first: true}, {id: p2}]
+turn: {number: 5, active: p2, stage: main, phase: choice}
+cards:
+  - {id: crypt, card: Хозяин склепа, controller: p1, cell: {column: 3, row: 2}, arrived: 1}
+  - {id: foe, card: Кочевник, controller: p1, zone: graveyard}
+  - {id: dead, card: CARD, controller: p2, ZONE}
+history:
+  - {turn: 5, action: STEP, actor: dead, target: foe}
+  - {turn: 5, action: dies, actor: dead}
+  - {turn: 5, action: dies, actor: foe}
+"""
+
+
+@pytest.mark.parametrize("card, step", [
+    ("Пустынный кондор", "dive"),             # its dive lands it (to: self)
+    ("Искатель тайн", "prophecy_outcome"),    # its prophecy may take it to the air
+])
+def test_a_death_off_the_board_after_a_flight_step_needs_its_movement(tmp_path, card, step):
+    """model:died-as-flyer reads such a death by the movement the situation gives the card; the
+    history keeps no order within a turn, so after a step that takes it to the air or lands it the
+    printed movement may be the wrong one: the loader asks for the movement, naming where."""
+    text = DIED_AFTER_A_FLIGHT_STEP.replace("CARD", card).replace("STEP", step)
+    message = error_of(write(tmp_path, text.replace("ZONE", "zone: graveyard")))
+    assert "field history[1]" in message
+    assert f"history[0] ({step})" in message and "cards[2].properties.movement" in message
+    for stated in ("zone: graveyard, properties: {movement: 1}", "zone: flying, arrived: 2"):
+        load_situation(write(tmp_path, text.replace("ZONE", stated)))  # stated, or on the board: its zone
+
+
+def test_a_flight_step_of_another_card_asks_nothing_of_its_target(tmp_path):
+    """The condor's dive lands the condor, not the creature it pushes: that one's death is read as
+    before."""
+    text = DIED_AFTER_A_FLIGHT_STEP.replace("CARD", "Пустынный кондор").replace("STEP", "dive")
+    text = text.replace("ZONE", "zone: graveyard, properties: {movement: flying}")
+    assert [c.id for c in load_situation(write(tmp_path, text)).cards] == ["crypt", "foe", "dead"]

@@ -466,6 +466,7 @@ def check_vocabulary(s: Situation, game: Game, *, source: str) -> None:
                                has_rolls=event.rolls is not None)
         if event.rolls is not None:
             _check_two_dice(s, game, event, ("history", i, "rolls"), fail)
+    _check_flight_before_death(s, game, fail)
     _check_selection_is_not_circular(s, vocabulary, fail)
 
 
@@ -488,6 +489,56 @@ def _check_two_dice(s: Situation, game: Game, event: Event, path: tuple, fail) -
         if ROLLS_TWICE not in features and not granted:
             fail(f"two dice are stated for {who!r}, which rolls once (only a creature with "
                  f"{ROLLS_TWICE} rolls twice)", (*path, side))
+
+
+# The move steps that take a creature to the air or land it, and the property that says which it is
+# (model:died-as-flyer): a death off the board is read by the movement the situation gives the card.
+FLIGHT_MOVES = frozenset({"fly", "land"})
+MOVEMENT = "movement"
+
+
+def _check_flight_before_death(s: Situation, game: Game, fail) -> None:
+    """A creature recorded dead this turn and no longer on the board died a flyer or not as its
+    movement says; where this turn's history also records a step of an ability taking it to the
+    air or landing it, its printed movement may no longer be the one it died with, and the history
+    keeps no order within a turn: the situation must state it."""
+    cards = {c.id: c for c in s.cards}
+    board_zones = {"battlefield"} | {p.zone for p in game.placements}
+    this_turn = [(i, e) for i, e in enumerate(s.history) if e.turn == s.turn.number]
+    for i, death in this_turn:
+        dead = cards.get(death.actor) if death.action == "dies" and death.actor is not None else None
+        if dead is None or dead.zone in board_zones or MOVEMENT in dead.properties:
+            continue
+        for j, step in this_turn:
+            if step.action != "dies" and _changes_flight_of(game, cards, step, dead.id):
+                where = next(k for k, c in enumerate(s.cards) if c.id == dead.id)
+                fail(f"{dead.id!r} died this turn off the board, and history[{j}] ({step.action}) may have taken "
+                     f"it to the air or landed it first (the history keeps no order within a turn): state the "
+                     f"movement it died with as cards[{where}].properties.{MOVEMENT}", ("history", i))
+
+
+def _changes_flight_of(game: Game, cards: dict, event: Event, who: str) -> bool:
+    """Whether the ability the event records has a move step taking ``who`` to the air or landing it:
+    a step on its own card (to: self, or an ability aimed at nothing) or on the event's target."""
+    actor = cards.get(event.actor) if event.actor is not None else None
+    if actor is None:
+        return False
+    params = resolved_card(game, actor)["features"].get(event.action)
+    feature = game.vocabulary.features.get(event.action)
+    composition = feature.composition(params or {}) if feature is not None and params is not None else params
+    if not isinstance(composition, dict):
+        return False
+    for step in composition.get("do") or []:
+        move = step.get("move") if isinstance(step, dict) else None
+        how = move.get("how") if isinstance(move, dict) else move
+        if how not in FLIGHT_MOVES:
+            continue
+        to = move.get("to", "target") if isinstance(move, dict) else "target"
+        on_own_card = to == "self" or (to == "target" and "aim" not in composition)
+        receiver = event.actor if on_own_card else event.target
+        if receiver == who or (to not in ("self", "target") and who in (event.actor, event.target)):
+            return True
+    return False
 
 
 def _check_selection_is_not_circular(s: Situation, vocabulary, fail) -> None:
