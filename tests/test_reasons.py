@@ -23,6 +23,7 @@ from pybridge.why.reasons import because, because_nodes, card_words
 from pybridge.report.render import phrase, report_text, to_json
 from pybridge.tools.rulings import ruling_files
 from pybridge.input.situation import load_situation, situation_from_data
+from judged import judged
 
 ROOT = Path(__file__).resolve().parent.parent
 # Templates (matrix-*.yaml, the interactions/ folder) hold {A}/{B} placeholders: not situations.
@@ -78,9 +79,9 @@ def _because_from_the_explain_program(situation, report, game) -> dict[tuple[str
 def test_every_illegal_verdict_says_why_naming_conditions_of_its_graph(path):
     situation = load_situation(path)
     game = load_game(situation.game)
-    plain = check(situation)
+    plain = judged(path)
     text = report_text(plain, title=game.title, phrases=game.phrases)
-    trees = check(situation, trees=True)
+    trees = judged(path, trees=True)
     from_explain = _because_from_the_explain_program(situation, plain, game)
     assert "treatment no." not in text
     assert "treatment no." not in report_text(trees, title=game.title, phrases=game.phrases)
