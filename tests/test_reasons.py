@@ -59,9 +59,11 @@ def _because_from_the_explain_program(situation, report, game) -> dict[tuple[str
     """Each illegal verdict's because-line as a second solve of the situation by the explain program
     words it (how plain check worded it before it read its own answer): the check program's records
     must give the graph the same first derivations."""
+    verdicts = [copy.deepcopy(v) for v in report.verdicts if v.verdict == "illegal"]
+    if not verdicts:
+        return {}  # nothing to word: no second solve
     viewed = project(situation)
     answer = solve(situation.game, situation_facts(viewed, game), mode="explain", expected=_expected(viewed, game))
-    verdicts = [copy.deepcopy(v) for v in report.verdicts if v.verdict == "illegal"]
     try:
         grouped = group(answer)
         keys = {(term_text(p), term_text(a)): k for k, (p, a) in grouped.pairs.items()}
@@ -188,7 +190,7 @@ def test_no_treatment_is_counted_by_number_in_explain_or_on_the_page(path):
     situation = load_situation(path)
     phrases = load_game(situation.game).phrases
     assert "treatment no." not in ruling_page(situation)
-    for verdict in check(situation).verdicts:
+    for verdict in judged(path).verdicts:
         if verdict.player != situation.viewpoint:  # another player's action names the asker's view of ids
             continue
         report = explain(situation, verdict.action)
