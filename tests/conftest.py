@@ -54,7 +54,34 @@ def pytest_collection_modifyitems(config, items):
     longest: dict[str, float] = {}
     for item in items:
         longest[_module(item)] = max(longest.get(_module(item), 0.0), seconds.get(item.nodeid, 0.0))
-    items.sort(key=lambda item: (-longest[_module(item)], _module(item), -seconds.get(item.nodeid, 0.0)))
+    items.sort(key=lambda item: (-longest[_module(item)], _module(item),
+                                 -seconds.get(item.nodeid, 0.0)))
+
+
+# --- a situation file's tests on one worker (tests/judged.py) ----------------
+# Several modules test every situation file, each parametrized by it ("...[<file>.yaml]"). Under
+# xdist's default `load` distribution they are scheduled as one unit, keyed by the file's name, so
+# that one worker runs them one after another and judges the file once for all of them. (xdist's own
+# `loadgroup` marks do not reach the scheduler under pytest 9: it renames the test after pytest
+# stopped reading the name it writes.) Scopes keep their collection order: the longest tests first.
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BySituationFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return situation_file_scope(nodeid)
+
+    if config.getoption("dist") != "load":
+        return None
+    config.option.loadscopereorder = False
+    return BySituationFile(config, log)
+
+
+def situation_file_scope(nodeid: str) -> str:
+    """The unit a test is scheduled in: its situation file's name when it is parametrized by one
+    alone, else the test itself."""
+    parameters = nodeid[nodeid.find("[") + 1:-1] if nodeid.endswith("]") else ""
+    return "situation:" + parameters.rsplit("/", 1)[-1] if parameters.endswith(".yaml") else nodeid
 
 
 class DurationRecorder:

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from pybridge.api import check, explain
+from pybridge.api import explain
 from pybridge.game.catalogue import load_game
 from pybridge.tools.rulings import ruling_files
 from pybridge.why.justify import Report, Verdict
+from judged import judged
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = ruling_files([ROOT / "tests" / "rulings"])
@@ -51,7 +52,7 @@ def graph_cites(report: Report, verdict: Verdict) -> set[str]:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_cites_are_the_clauses_of_the_graph(path):
-    fast, full = check(path), check(path, trees=True)
+    fast, full = judged(path), judged(path, trees=True)
     assert [(v.player, v.action, v.verdict, v.cites) for v in fast.verdicts] == \
         [(v.player, v.action, v.verdict, v.cites) for v in full.verdicts]
     for verdict in full.verdicts:
@@ -65,7 +66,7 @@ def test_cites_are_the_clauses_of_the_graph(path):
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_every_verdict_is_justified_down_to_facts(path):
-    report = check(path, trees=True)
+    report = judged(path, trees=True)
     game = load_game(report.game)
     for verdict in report.verdicts:
         assert verdict.cites and all(c in game.clauses for c in verdict.cites), verdict.action

@@ -20,6 +20,7 @@ from pybridge.input.situation import load_situation
 from pybridge.report.render import explain_text, report_text, say_term, verdict_text
 from pybridge.tools.rulings import ruling_files
 from pybridge.why.wording import fill
+from judged import judged
 
 ROOT = Path(__file__).resolve().parent.parent
 RULINGS = ROOT / "tests" / "rulings"
@@ -251,7 +252,7 @@ def reports(path: Path):
     """The reports a reader may see for this file: check with every tree, and explain of each
     action the ruling expects not to be possible (check does not list it)."""
     situation = load_situation(path)
-    full = check(situation, trees=True)
+    full = judged(path, trees=True)
     found = [full]
     listed = {normalise_action(v.action) for v in full.verdicts}
     if situation.ruling is not None:

@@ -23,6 +23,7 @@ from pybridge.why.reasons import because, because_nodes, card_words
 from pybridge.report.render import phrase, report_text, to_json
 from pybridge.tools.rulings import ruling_files
 from pybridge.input.situation import load_situation, situation_from_data
+from judged import judged
 
 ROOT = Path(__file__).resolve().parent.parent
 # Templates (matrix-*.yaml, the interactions/ folder) hold {A}/{B} placeholders: not situations.
@@ -58,9 +59,11 @@ def _because_from_the_explain_program(situation, report, game) -> dict[tuple[str
     """Each illegal verdict's because-line as a second solve of the situation by the explain program
     words it (how plain check worded it before it read its own answer): the check program's records
     must give the graph the same first derivations."""
+    verdicts = [copy.deepcopy(v) for v in report.verdicts if v.verdict == "illegal"]
+    if not verdicts:
+        return {}  # nothing to word: no second solve
     viewed = project(situation)
     answer = solve(situation.game, situation_facts(viewed, game), mode="explain", expected=_expected(viewed, game))
-    verdicts = [copy.deepcopy(v) for v in report.verdicts if v.verdict == "illegal"]
     try:
         grouped = group(answer)
         keys = {(term_text(p), term_text(a)): k for k, (p, a) in grouped.pairs.items()}
@@ -78,9 +81,9 @@ def _because_from_the_explain_program(situation, report, game) -> dict[tuple[str
 def test_every_illegal_verdict_says_why_naming_conditions_of_its_graph(path):
     situation = load_situation(path)
     game = load_game(situation.game)
-    plain = check(situation)
+    plain = judged(path)
     text = report_text(plain, title=game.title, phrases=game.phrases)
-    trees = check(situation, trees=True)
+    trees = judged(path, trees=True)
     from_explain = _because_from_the_explain_program(situation, plain, game)
     assert "treatment no." not in text
     assert "treatment no." not in report_text(trees, title=game.title, phrases=game.phrases)
@@ -187,7 +190,7 @@ def test_no_treatment_is_counted_by_number_in_explain_or_on_the_page(path):
     situation = load_situation(path)
     phrases = load_game(situation.game).phrases
     assert "treatment no." not in ruling_page(situation)
-    for verdict in check(situation).verdicts:
+    for verdict in judged(path).verdicts:
         if verdict.player != situation.viewpoint:  # another player's action names the asker's view of ids
             continue
         report = explain(situation, verdict.action)

@@ -7,7 +7,8 @@ import pytest
 from pybridge.api import check
 from pybridge.input.situation import load_situation
 from pybridge.input.structs import replace
-from pybridge.tools.rulings import judge_ruling, ruling_files, run_ruling
+from pybridge.tools.rulings import judge_ruling, ruling_files
+from judged import judged
 
 RULINGS = Path(__file__).parent / "rulings"
 FILES = ruling_files([RULINGS])
@@ -20,9 +21,9 @@ def test_there_are_rulings_for_every_game_with_rules():
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(RULINGS)) for p in FILES])
 def test_ruling(path):
-    result = run_ruling(path)
-    assert result.error is None, result.error
-    assert result.problems == []
+    situation = load_situation(path)
+    assert situation.ruling is not None, "no 'ruling' section: not a ruling file"
+    assert judge_ruling(situation, judged(path)) == []
 
 
 def test_runner_reports_a_wrong_expectation():

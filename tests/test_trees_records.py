@@ -23,6 +23,7 @@ from pybridge.report.render import to_json
 from pybridge.tools.rulings import ruling_files
 from pybridge.why.graph import Graph
 from pybridge.why.justify import Cites
+from judged import judged
 
 ROOT = Path(__file__).resolve().parent.parent
 RULINGS = ruling_files([ROOT / "tests" / "rulings"])
@@ -269,9 +270,9 @@ def test_the_trees_report_is_as_with_every_rule_recorded(path, every_rule_record
     assert judge() == matched
 
 
-def _actions(situation) -> list[str]:
+def _actions(situation, path: Path | None = None) -> list[str]:
     """Every action check lists, and one it does not: the first card at itself."""
-    listed = [v.action for v in api.check(situation).verdicts]
+    listed = [v.action for v in (judged(path) if path else api.check(situation)).verdicts]
     card = situation.cards[0].id if situation.cards else None
     return listed + ([f"strike_attack({card}, {card})"] if card and situation.game == "berserk" else [])
 
@@ -279,7 +280,7 @@ def _actions(situation) -> list[str]:
 @pytest.mark.parametrize("path", RULINGS, ids=lambda p: str(p.relative_to(ROOT / "tests" / "rulings")))
 def test_explain_is_as_with_every_rule_recorded(path, every_rule_recorded, monkeypatch):
     situation = load_situation(path)
-    actions = _actions(situation)
+    actions = _actions(situation, path)
     matched = _explained(situation, actions)
     _with_every_rule_recorded(monkeypatch, every_rule_recorded)
     assert _explained(situation, actions) == matched

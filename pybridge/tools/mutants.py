@@ -221,7 +221,9 @@ class Settings:
     first: dict[str, list[str]]          # clause -> rulings on whose derivations it fired
     consistency: bool = True
     consistency_seconds: float = 30.0
-    baseline: dict[str, list[str]] = field(default_factory=dict)  # game -> invariants violated already
+    # game -> the invariants its unmutated rules already violate (None: it has no generator); the
+    # run fills it as the first survivor of a game's rulings asks (tools/mutants.py Baselines)
+    baseline: dict[str, list[str] | None] = field(default_factory=dict)
     solver_seconds: float = 10.0
 
 
@@ -268,10 +270,12 @@ def _stillborn(game: str) -> str | None:
     return None
 
 
-def judge_mutant(mutant: Mutant, settings: Settings | Callable[[], Settings], source: Path) -> Outcome:
+def judge_mutant(mutant: Mutant, settings: Settings | Callable[[], Settings], source: Path,
+                 baseline_of: Callable[[str], list[str] | None] | None = None) -> Outcome:
     """Write the mutant into a temporary rules base and judge it there. ``settings`` may be given as a
-    function, asked only once the mutated rules are known to ground: a stillborn mutant needs neither
-    the rulings' traced clauses nor the consistency baseline, which cost the run its first minutes."""
+    function, asked only once the mutated rules are known to ground: a stillborn mutant needs no
+    traced clauses. ``baseline_of(game)`` gives what the unmutated rules already violate, asked only
+    for a mutant every ruling passed (settings.baseline when not given)."""
     import os
 
     from pybridge.game.encodings import use_asp_root
@@ -306,7 +310,8 @@ def judge_mutant(mutant: Mutant, settings: Settings | Callable[[], Settings], so
                 from pybridge.tools.consistency import search
 
                 for game in mutant.games:
-                    if game not in settings.baseline:
+                    baseline = (baseline_of or settings.baseline.get)(game)
+                    if baseline is None:
                         continue  # no generator for this game
                     try:
                         found = search(game, _quick_bounds(), time_limit=settings.consistency_seconds, samples=1,
@@ -314,7 +319,7 @@ def judge_mutant(mutant: Mutant, settings: Settings | Callable[[], Settings], so
                     except JudgeError as exc:
                         return Outcome(mutant.id, "caught", "consistency", f"{game}: {exc.render()}",
                                        time.monotonic() - started)
-                    new = [f.invariant.id for f in found.violated if f.invariant.id not in settings.baseline.get(game, [])]
+                    new = [f.invariant.id for f in found.violated if f.invariant.id not in baseline]
                     if new:
                         return Outcome(mutant.id, "caught", "consistency", f"{game}: {', '.join(new)}",
                                        time.monotonic() - started)
@@ -336,6 +341,7 @@ def _quick_bounds():
 
 
 ASK_SETTINGS = "settings, please"  # a worker whose mutant grounds asks the run for its Settings
+ASK_BASELINE = "baseline, please"  # (ASK_BASELINE, game): a worker whose mutant passed every ruling
 
 
 def _worker(mutant: dict, source: str, conn) -> None:
@@ -343,8 +349,12 @@ def _worker(mutant: dict, source: str, conn) -> None:
         conn.send(ASK_SETTINGS)
         return Settings(**conn.recv())
 
+    def baseline_of(game: str) -> list[str] | None:
+        conn.send((ASK_BASELINE, game))
+        return conn.recv()
+
     try:
-        outcome = judge_mutant(Mutant(**mutant), settings, Path(source))
+        outcome = judge_mutant(Mutant(**mutant), settings, Path(source), baseline_of)
     except Exception as exc:  # a defect shown on the result line, not a lost worker
         outcome = Outcome(mutant["id"], "caught", "error", f"{type(exc).__name__}: {exc}")
     conn.send(asdict(outcome))
@@ -436,7 +446,7 @@ def run(*, count: int | None, seed: int, jobs: int, rulings: Iterable[str | Path
             made.append(_judging_settings(paths, consistency, say))
         return made[0]
 
-    outcomes = _run_all(chosen, settings, source, jobs, mutant_seconds, say)
+    outcomes = _run_all(chosen, settings, source, jobs, mutant_seconds, say, Baselines(say))
     wrongly = []
     for outcome in outcomes:
         if outcome.mutant in equivalent:
@@ -460,30 +470,47 @@ def _judging_settings(paths: list[str], consistency: bool, say: Callable[[str], 
     for entry in traced.games.values():
         for clause, files in entry.fired.items():
             first.setdefault(clause, []).extend(files)
-    baseline = {}
-    if consistency:
-        from pybridge.tools.consistency import search
-
-        for game in known_games():
-            try:
-                found = search(game, _quick_bounds(), time_limit=60, samples=1, boards=QUICK_BOARDS)
-            except JudgeError:
-                continue  # a game without a generator: no consistency search for it
-            baseline[game] = [f.invariant.id for f in found.violated]
     games = {}
     for path in paths:
         try:
             games[path] = load_situation(path).game
         except JudgeError:
             continue  # not a situation: `ccg-judge test` reports it
-    return Settings(paths, games, first, consistency, baseline=baseline)
+    return Settings(paths, games, first, consistency)
+
+
+class Baselines:
+    """What each game's unmutated rules already violate within the quick bounds, searched the first
+    time a mutant of that game passes every ruling (a run whose rulings catch every mutant searches
+    nothing: the search cost the run its first minute)."""
+
+    def __init__(self, say: Callable[[str], None]):
+        self.say, self.found = say, {}
+
+    def __call__(self, game: str) -> list[str] | None:
+        if game not in self.found:
+            from pybridge.tools.consistency import search
+
+            started = time.monotonic()
+            try:
+                result = search(game, _quick_bounds(), time_limit=60, samples=1, boards=QUICK_BOARDS)
+            except JudgeError:
+                self.found[game] = None
+                self.say(f"{game} has no generator: its survivors are not searched for broken invariants")
+            else:
+                self.found[game] = [f.invariant.id for f in result.violated]
+                self.say(f"{game}'s unmutated rules searched ({time.monotonic() - started:.0f} s): they already "
+                         f"violate {', '.join(self.found[game]) or 'no invariant'} within the quick bounds")
+        return self.found[game]
 
 
 def _run_all(mutants: list[Mutant], settings: Settings | Callable[[], Settings], source: Path, jobs: int,
-             limit: float, say: Callable[[str], None]) -> list[Outcome]:
+             limit: float, say: Callable[[str], None],
+             baseline_of: Callable[[str], list[str] | None] | None = None) -> list[Outcome]:
     """Judge each mutant in a worker process of its own, ``jobs`` at a time. ``settings`` given as a
     function is called when a worker first asks (its mutant grounds), and its answer is sent to each
-    worker that asks; a worker's time limit starts again once it has them."""
+    worker that asks; ``baseline_of`` (settings.baseline when not given) answers a worker that asks
+    for a game's baseline. A worker's time limit starts again once it has its answer."""
     ask = settings if callable(settings) else (lambda: settings)
     context = multiprocessing.get_context("spawn")  # fresh interpreters: no solver state shared
     waiting = list(mutants)
@@ -507,8 +534,9 @@ def _run_all(mutants: list[Mutant], settings: Settings | Callable[[], Settings],
                     message = None
                     outcome = Outcome(key, "caught", "error", "the worker ended without a result",
                                       time.monotonic() - began)
-                if message == ASK_SETTINGS:
-                    _answer(receive, ask())
+                if message == ASK_SETTINGS or (isinstance(message, tuple) and message[0] == ASK_BASELINE):
+                    _answer(receive, asdict(ask()) if message == ASK_SETTINGS
+                            else (baseline_of or ask().baseline.get)(message[1]))
                     running[key] = (process, receive, time.monotonic(), mutant)
                     continue
                 if message is not None:
@@ -531,9 +559,9 @@ def _run_all(mutants: list[Mutant], settings: Settings | Callable[[], Settings],
     return [done[m.id] for m in mutants]
 
 
-def _answer(connection: Any, settings: Settings) -> None:
+def _answer(connection: Any, answer: Any) -> None:
     try:
-        connection.send(asdict(settings))
+        connection.send(answer)
     except OSError:
         pass  # the worker is gone: the next round reports how it ended
 
