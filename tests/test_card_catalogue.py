@@ -428,6 +428,7 @@ STAGE_MOMENTS = {
 }
 OTHER_EVENTS = {
     "creature_dies": ("dies", "foe1", None), "ground_creature_dies": ("dies", "foe1", None),
+    "enemy_dies_or_ally_incarnates": ("dies", "foe1", None),
     "ally_incarnates": ("incarnates", "mine2", None), "ally_heals": ("heals", "mine2", None),
     "ally_misses": ("misses", "mine2", None), "enemy_heals": ("heals", "foe1", None),
     "ranged_attack_at_adjacent_creature": ("shot", "foe1", "mine2"), "ranged_attack_at_ally": ("shot", "foe1", "mine2"),
