@@ -221,8 +221,8 @@ class Settings:
     first: dict[str, list[str]]          # clause -> rulings on whose derivations it fired
     consistency: bool = True
     consistency_seconds: float = 30.0
-    # game -> the invariants its unmutated rules already violate (None: it has no generator); the
-    # run fills it as the first survivor of a game's rulings asks (tools/mutants.py Baselines)
+    # game -> the invariants its unmutated rules already violate (a game left out: no search for it),
+    # read when judge_mutant is given no baseline_of; a run asks Baselines instead, as survivors come
     baseline: dict[str, list[str] | None] = field(default_factory=dict)
     solver_seconds: float = 10.0
 
