@@ -142,6 +142,11 @@ PROGRAMS = {
         some_p :- p(X).
         some_s :- s(X).
     """,
+    "pooled": """
+        p(a; b). p(X) :- q(X). q(c). r(1..2; 5).
+        some(X) :- p(X).
+        via_range(X) :- r(X), X > 1.
+    """,
     "recursion": """
         edge(1, 2). edge(2, 3). edge(3, 1). edge(3, 4).
         path(X, Y) :- edge(X, Y).
@@ -170,7 +175,7 @@ def test_matching_finds_what_the_records_say(tmp_path, name):
     path = tmp_path / "rules.lp"
     path.write_text(PROGRAMS[name], encoding="utf-8")
     matched, recorded = _compile(path, "explain"), _compile(path, "trees", record_every_rule=True)
-    assert sum(not r.recorded for r in matched.rules if ":-" in r.text) >= {"joins": 10, "shows": 3}.get(name, 4)
+    assert sum(not r.recorded for r in matched.rules if ":-" in r.text) >= {"joins": 10, "shows": 3, "pooled": 3}.get(name, 4)
     game = load_game("berserk")  # only its clause catalogue is read, for cites
     graphs = []
     for compiled in (matched, recorded):
@@ -201,6 +206,10 @@ def test_matching_finds_what_the_records_say(tmp_path, name):
         assert [b["X"] for _, b in graphs[0]["w(1)"]] == ["1"] and "w(7)" not in graphs[0]
         assert [b["X"] for _, b in graphs[0]["some_p"]] == ["1", "3"]
         assert [b["X"] for _, b in graphs[0]["some_s"]] == ["1"]
+    if name == "pooled":  # a pooled fact beside a rule of its predicate is a fact of each of its terms
+        assert graphs[0]["p(a)"] == [("p(a).", {})] and graphs[0]["p(c)"] == [("p(X)", {"X": "c"})]
+        assert [b["X"] for _, b in graphs[0]["some(b)"]] == ["b"]
+        assert [b["X"] for _, b in graphs[0]["via_range(5)"]] == ["5"]
     if name == "joins":  # some of them, spelt out
         assert graphs[0]["diff(1,1)"] == [("diff(X,D)", {"D": "1", "X": "1", "Y": "2"})]
         assert graphs[0]["same(1)"] == [("same(X)", {"X": "1"})] and "same(2)" not in graphs[0]

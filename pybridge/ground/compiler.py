@@ -53,7 +53,7 @@ from pybridge.game.cache import combined_key, content_key, save_fingerprints
 from pybridge.game.encodings import asp_root, banner_id, relative_name
 from pybridge.ground import specialise, terms
 
-COMPILER_VERSION = "12"  # bump when the generated why layer changes shape
+COMPILER_VERSION = "13"  # bump when the generated why layer changes shape
 
 Signature = tuple[str, int]
 
@@ -563,6 +563,33 @@ def parse_rules(entry: Path) -> list[Statement]:
     return statements
 
 
+def _unpooled_heads(statements: list[Statement]) -> list[Statement]:
+    """A rule whose head holds a pool (``p(a; b).``) as one rule per term of the pool: each is then
+    a rule of one atom the graph can match (kept whole, a pooled fact was text whose atoms showed
+    "derived with no derivation" beside a rule of their predicate)."""
+    found = []
+    for statement in statements:
+        node = statement.node
+        if node.ast_type == ast.ASTType.Rule and node.head.ast_type == ast.ASTType.Literal \
+                and _holds_pool(node.head.atom):
+            found += [statement._replace(node=piece) for piece in node.unpool()]
+        else:
+            found.append(statement)
+    return found
+
+
+def _holds_pool(node: ast.AST) -> bool:
+    if node.ast_type == ast.ASTType.Pool:
+        return True
+    for key in node.child_keys:
+        value = getattr(node, key)
+        if isinstance(value, ast.AST) and _holds_pool(value):
+            return True
+        if isinstance(value, ast.ASTSequence) and any(_holds_pool(item) for item in value):
+            return True
+    return False
+
+
 def input_signatures() -> frozenset[tuple[str, int]]:
     """The input predicates: the ``#defined`` declarations of asp/core/interface.lp."""
     found = set()
@@ -634,7 +661,7 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     :func:`mark_recorded`, :func:`program_lines`, :func:`cite_rules`, :func:`verdict_lines` and the
     near part (:func:`_near_part`)."""
     defeaters = DEFEATERS | defeaters
-    statements = parse_rules(entry)
+    statements = _unpooled_heads(parse_rules(entry))
     principles = _principle_facts(statements)
     table = name_rules(statements, citing(principles, clause_kind, principle_of_banner),
                        record_every_rule=record_every_rule)
