@@ -142,6 +142,11 @@ class Rolls(Model):
 
 
 class Event(Model):
+    """Something done earlier in the game: its turn, its action word and who did it (to whom).
+    The history keeps no order within a turn; so in Berserk a card recorded dead this turn, off
+    the board, after a recorded step that took it to the air or landed it, is refused unless the
+    card states the movement it died with as `properties.movement` (model:died-as-flyer)."""
+
     turn: Annotated[int, Meta(ge=1)]
     action: Name
     actor: Ident
