@@ -208,13 +208,26 @@ def normalise_action(action: str) -> str:
     return compact.replace(",", ", ")
 
 
-@collector_paused
 def explain(situation: Situation | str | Path, action: str, *, player: str | None = None,
             edition: str | None = None, options: dict[str, str] | None = None,
             time_limit: float | None = None) -> Report:
     """The verdict on one action with its full justification graph: a report of that verdict alone.
     An action the situation does not list (not possible under the game's definitions) is answered as
     impossible, with the definition it fails."""
+    found = explain_each(situation, [action], player=player, edition=edition, options=options,
+                         time_limit=time_limit)[0]
+    if isinstance(found, JudgeError):
+        raise found
+    return found
+
+
+@collector_paused
+def explain_each(situation: Situation | str | Path, actions: list[str], *, player: str | None = None,
+                 edition: str | None = None, options: dict[str, str] | None = None,
+                 time_limit: float | None = None) -> list[Report | JudgeError]:
+    """:func:`explain`'s report for each action, from one solve of the situation. An action refused
+    (a word of no action of the game, arguments that do not fit) gets its error in its place, so one
+    bad action does not hide the others' answers."""
     from pybridge.why.graph import Graph, impossible  # the full graph: only explain and trees need it
 
     s = with_overrides(_situation(situation), edition=edition, options=options, player=player)
@@ -222,13 +235,14 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
     viewed = project(s)
     answer = _solve(situation, s.game, situation_facts(viewed, game), "explain", time_limit, _expected(viewed, game))
     grouped = group(answer)
-    wanted = normalise_action(action)
-    keys = [k for k, (_, act) in grouped.pairs.items() if normalise_action(text(act)) == wanted]
-    # the asker's own action first
-    keys.sort(key=lambda k: (text(grouped.pairs[k][0]) != s.viewpoint, text(grouped.pairs[k][0])))
     cites = Cites(game, answer.compiled.principles)
     principle_of = lifting_principles(answer.compiled.principles)
-    try:
+
+    def one(action: str) -> Report:
+        wanted = normalise_action(action)
+        keys = [k for k, (_, act) in grouped.pairs.items() if normalise_action(text(act)) == wanted]
+        # the asker's own action first
+        keys.sort(key=lambda k: (text(grouped.pairs[k][0]) != s.viewpoint, text(grouped.pairs[k][0])))
         if keys:
             graph = Graph(answer, game, cites)
             verdict = verdict_of(keys[0], grouped, cites, principle_of)
@@ -241,6 +255,15 @@ def explain(situation: Situation | str | Path, action: str, *, player: str | Non
         _within_time(situation, answer)
         word_verdicts(report.verdicts, report.nodes, game.phrases, _headings(game, report.verdicts))
         return report
+
+    found: list[Report | JudgeError] = []
+    try:
+        for action in actions:
+            try:
+                found.append(one(action))
+            except JudgeError as exc:
+                found.append(exc)
+        return found
     finally:
         answer.close()
 

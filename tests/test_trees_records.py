@@ -227,7 +227,9 @@ def test_matching_finds_what_the_records_say(tmp_path, name):
         assert [b["Y"] for _, b in graphs[0]["shared(1,2)"]] == ["10"]
 
 
-@pytest.fixture(scope="module")
+# Made once a worker: the tests of one situation file run together whatever their module
+# (tests/conftest.py), so a module fixture was made again at each change of module (2,261 s of a run).
+@pytest.fixture(scope="session")
 def every_rule_recorded():
     made = {}
     for game in ("berserk", "mtg"):
@@ -257,13 +259,27 @@ def _with_every_rule_recorded(monkeypatch, every_rule_recorded):
 
 
 def _explained(situation, actions) -> list[str]:
-    found = []
+    """Each action's explain report (one solve for all: api.explain_each), or its error."""
+    try:
+        found = api.explain_each(situation, actions)
+    except JudgeError as exc:  # the situation itself (a limit, say)
+        return [f"error: {exc.message}"] * len(actions)
+    return [f"error: {r.message}" if isinstance(r, JudgeError) else to_json(r) for r in found]
+
+
+@pytest.mark.parametrize("path", RULINGS[1::60], ids=lambda p: str(p.relative_to(ROOT / "tests" / "rulings")))
+def test_one_solve_explains_each_action_as_explain_does(path):
+    """The comparisons here explain a ruling's actions from one solve: each report as explain gives
+    it alone."""
+    situation = load_situation(path)
+    actions = _actions(situation, path)
+    alone = []
     for action in actions:
         try:
-            found.append(to_json(api.explain(situation, action)))
-        except JudgeError as exc:  # an action of another game's vocabulary, say
-            found.append(f"error: {exc.message}")
-    return found
+            alone.append(to_json(api.explain(situation, action)))
+        except JudgeError as exc:
+            alone.append(f"error: {exc.message}")
+    assert _explained(situation, actions) == alone
 
 
 @pytest.mark.parametrize("path", RULINGS[::3], ids=lambda p: str(p.relative_to(ROOT / "tests" / "rulings")))

@@ -52,18 +52,21 @@ LONGEST_OUTPUT = 60  # lines of a run shown; the rest is counted
 GETTING_STARTED = "examples/berserk/first-situation.yaml"
 
 
-# What may differ between two runs of the same code: durations and rates, and which of several smallest
-# counterexamples the consistency search meets first. A page is out of date only when it differs
-# in anything else.
+# What may differ between two runs of the same code: durations and rates, the allocator the machine
+# has, and which of several smallest counterexamples the consistency search meets first. A page is out
+# of date only when it differs in anything else.
 DURATION = re.compile(r"\b\d+(?:\.\d+)?(?: ?(?:s|ms)\b| \w+/s\b)")
 COUNTEREXAMPLE_PLACE = re.compile(r"^(\s+where: |# Where: ).*$", re.MULTILINE)
 # interactions reuses what an earlier run judged (its cache folder): how many it judged anew varies.
 JUDGED_NOW = re.compile(r"\b\d+ judged now\b")
+# batch and matrix name the allocator their workers run on: whichever the machine has installed.
+ALLOCATOR = re.compile(r"\bworkers on \w+(?: \([^)\n]*\))?")
 
 
 def comparable(page: str) -> str:
     """A command page with what legitimately varies between runs masked."""
-    return JUDGED_NOW.sub("<n> judged now", COUNTEREXAMPLE_PLACE.sub(r"\1…", DURATION.sub("<duration>", page)))
+    masked = JUDGED_NOW.sub("<n> judged now", COUNTEREXAMPLE_PLACE.sub(r"\1…", DURATION.sub("<duration>", page)))
+    return ALLOCATOR.sub("workers on <allocator>", masked)
 
 
 def command_names() -> list[str]:
