@@ -165,7 +165,7 @@ def _principle(name: str | None, phrases: Mapping[str, str]) -> str:
     return said if said else f"the {_words(name)} principle"
 
 
-def _effect_said(name: str, phrases: Mapping[str, str]) -> str:
+def effect_said(name: str, phrases: Mapping[str, str]) -> str:
     """An effect (or what set it aside) as the report names it: a situation's effect by its id, as
     written; one a rule made, a term such as ab(C, F, I, R) (a constant ability's step in force on a
     card), in the words the phrases give its name."""
@@ -177,8 +177,8 @@ def _effect_said(name: str, phrases: Mapping[str, str]) -> str:
 def set_aside_text(o: OverriddenEffect, report: Report, phrases: Mapping[str, str], *, start: str = "effect") -> str:
     """An effect a principle set aside, what set it aside, and what the principle decides."""
     rule = f" — {_clause(o.clause, report.clauses)}" if o.clause else ""
-    return (f"{start} {_safe(_effect_said(o.effect, phrases))} is set aside because of "
-            f"{_safe(_effect_said(o.by, phrases))}: {_principle(o.principle, phrases)}{rule}")
+    return (f"{start} {_safe(effect_said(o.effect, phrases))} is set aside because of "
+            f"{_safe(effect_said(o.by, phrases))}: {_principle(o.principle, phrases)}{rule}")
 
 
 def clamp_text(c: Clamp, report: Report) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from pybridge.game.catalogue import Game
 from pybridge.input.situation import RESERVED_PREFIX, Card, Situation, resolved_card
 from pybridge.input.viewpoint import is_unknown_to
-from pybridge.report.render import phrase, say_term, to_data
+from pybridge.report.render import effect_said, phrase, say_term, to_data
 from pybridge.why.justify import Report, Verdict
 
 PAGE_SCHEMA = "ccg-judge/page"
@@ -66,7 +66,7 @@ def page_data(viewed: Situation, report: Report, game: Game, *, trees: bool = Tr
         "zones": _zones(viewed, game),
         "verdicts": verdicts,
         "clauses": {cid: _clause(game, cid) for cid in cited},
-        "notes": _notes(report),
+        "notes": _notes(report, game),
         "selected": selected,
     }
 
@@ -283,8 +283,9 @@ def _tree_clauses(verdicts: list[dict[str, Any]]) -> set[str]:
     return found
 
 
-def _notes(report: Report) -> list[str]:
-    notes = [f"Effect {o.effect} is set aside under {o.principle.replace('_', '-')}, because of {o.by}"
+def _notes(report: Report, game: Game) -> list[str]:
+    notes = [f"Effect {effect_said(o.effect, game.phrases)} is set aside under {o.principle.replace('_', '-')}, "
+             f"because of {effect_said(o.by, game.phrases)}"
              + (f" ({o.clause})" if o.clause else "") + "." for o in report.overridden_effects]
     notes += [f"Effects {a} and {b} contradict and no principle decides between them." for a, b in report.unresolved]
     notes += [f"{c.card}'s {c.value} comes to {c.computed} and counts as 0 ({c.clause})."
