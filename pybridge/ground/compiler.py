@@ -570,24 +570,11 @@ def _unpooled_heads(statements: list[Statement]) -> list[Statement]:
     found = []
     for statement in statements:
         node = statement.node
-        if node.ast_type == ast.ASTType.Rule and node.head.ast_type == ast.ASTType.Literal \
-                and _holds_pool(node.head.atom):
+        if node.ast_type == ast.ASTType.Rule and len(node.head.unpool()) > 1:
             found += [statement._replace(node=piece) for piece in node.unpool()]
         else:
             found.append(statement)
     return found
-
-
-def _holds_pool(node: ast.AST) -> bool:
-    if node.ast_type == ast.ASTType.Pool:
-        return True
-    for key in node.child_keys:
-        value = getattr(node, key)
-        if isinstance(value, ast.AST) and _holds_pool(value):
-            return True
-        if isinstance(value, ast.ASTSequence) and any(_holds_pool(item) for item in value):
-            return True
-    return False
 
 
 def input_signatures() -> frozenset[tuple[str, int]]:
