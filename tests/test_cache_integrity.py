@@ -5,6 +5,7 @@ is made again, never an internal error; a disk that refuses every write leaves n
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,13 +28,24 @@ def entries(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix in (".json", ".marshal"))
 
 
-@pytest.fixture
-def warm(tmp_path):
-    folder = tmp_path / "cache"
+@pytest.fixture(scope="session")
+def warmed_once(tmp_path_factory):
+    """A cache a first check filled, made once a worker (the scheduler interleaves modules, so a
+    module-scoped fixture would be made again at nearly every test)."""
+    folder = tmp_path_factory.mktemp("warmed") / "cache"
     first = check(folder)
     assert first.returncode == 0, first.stderr
     assert len(entries(folder)) >= 5
     return folder, first.stdout
+
+
+@pytest.fixture
+def warm(warmed_once, tmp_path):
+    """A test's own copy of the filled cache, to break as it likes."""
+    made, first = warmed_once
+    folder = tmp_path / "cache"
+    shutil.copytree(made, folder)
+    return folder, first
 
 
 def flip_one_byte(raw: bytes) -> bytes:
