@@ -578,6 +578,17 @@ def test_every_forbid_and_permit_word_is_acted_on_by_a_rule_or_marked_reported_o
     assert "close_on_attack" in acted_on or step == "permit"
 
 
+def test_every_attack_source_word_is_named_by_a_rule():
+    """A prevention, cap or modify step's `from` word is read by a rule that names it; a word no rule
+    names would be loaded and then judged as nothing (strikes_back was, until a rule read it)."""
+    import re
+
+    spec = yaml.safe_load((ROOT / "asp" / "berserk" / "vocabulary.yaml").read_text(encoding="utf-8"))["types"]
+    statements = "\n".join(_rule_texts("berserk"))
+    unread = [w for w in spec["attack_source"]["one_of"] if not re.search(rf"\b{w}\b", statements)]
+    assert unread == [], f"attack_source words no rule names: {unread}"
+
+
 def test_the_reference_page_names_the_words_only_reported():
     summaries = load_vocabulary("berserk").type_summaries
     assert "Not yet acted on by the rules" in summaries["forbid_word"] and "`redirect_its_strike`" in summaries["permit_word"]
