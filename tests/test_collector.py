@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 from pathlib import Path
 
@@ -10,8 +11,13 @@ import pytest
 
 from pybridge import api
 from pybridge.errors import JudgeError
+from pybridge.input.situation import situation_from_data
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "berserk" / "first-turn-rush.yaml"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from boards import board  # noqa: E402
+
+EXAMPLE = ROOT / "examples" / "berserk" / "first-turn-rush.yaml"
 
 
 @pytest.fixture
@@ -78,3 +84,24 @@ def test_overlapping_judgements_in_threads_leave_it_on(collector_on, monkeypatch
     states.append(gc.isenabled())
     assert states == [False, False, True]
     assert sorted(reports) == ["first", "second"] and reports["first"].verdicts  # both judged in full
+
+
+@pytest.mark.parametrize("cards, hidden", [(30, 3), (60, 3)])
+def test_a_check_leaves_nothing_for_the_collector(cards, hidden):
+    """Everything a check makes is freed by reference counting as it returns: nothing is left in a
+    reference cycle (a recursive inner function is one), which would hold the check's clingo program
+    until the collector next ran and make the next judgement pay for freeing it."""
+    situation = situation_from_data(board(cards, hidden))
+    api.check(situation)  # compiled and cached
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        report = api.check(situation)
+        assert any(v.because for v in report.verdicts)  # the because-lines' graph was made
+        del report
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == []

@@ -61,27 +61,24 @@ def from_symbol(symbol: Symbol) -> Pattern:
 
 
 def variables(p: Pattern) -> list[str]:
-    """The variables of a pattern, in order of first appearance."""
+    """The variables of a pattern, in order of first appearance. (A loop, not a recursive inner
+    function: one that calls itself is a reference cycle, left for the collector to free.)"""
     found: list[str] = []
-
-    def walk(node: Pattern) -> None:
+    stack = [p]
+    while stack:
+        node = stack.pop()
         tag = node[0]
         if tag == "v":
             if node[1] not in found:
                 found.append(node[1])
         elif tag == "f":
-            for a in node[2]:
-                walk(a)
+            stack.extend(reversed(node[2]))
         elif tag == "t":
-            for a in node[1]:
-                walk(a)
+            stack.extend(reversed(node[1]))
         elif tag == "op":
-            walk(node[2])
-            walk(node[3])
+            stack += (node[3], node[2])
         elif tag in ("neg", "abs"):
-            walk(node[1])
-
-    walk(p)
+            stack.append(node[1])
     return found
 
 

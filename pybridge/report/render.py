@@ -79,21 +79,21 @@ def _premises(report: Report, node_id: str, phrases: Mapping[str, str]) -> str:
     if node is None or not node.derivations:
         return ""
     parts: list[str] = []
-
-    def walk(n: Node, depth: int) -> None:
-        for d in n.derivations:
-            for p in d.premises:
-                premise = report.nodes[p]
-                if premise.predicate == "candidate/3":
-                    continue
-                if depth < 3 and premise.derivations and premise.derivations[0].clause == d.clause:
-                    walk(premise, depth + 1)
-                else:
-                    parts.append(phrase(premise, phrases))
-            parts.extend(_not(phrase(report.nodes[a], phrases)) for a in d.absent)
-
-    walk(node, 0)
+    _premise_words(report, node, 0, phrases, parts)
     return "; ".join(dict.fromkeys(parts))
+
+
+def _premise_words(report: Report, n: Node, depth: int, phrases: Mapping[str, str], parts: list[str]) -> None:
+    for d in n.derivations:
+        for p in d.premises:
+            premise = report.nodes[p]
+            if premise.predicate == "candidate/3":
+                continue
+            if depth < 3 and premise.derivations and premise.derivations[0].clause == d.clause:
+                _premise_words(report, premise, depth + 1, phrases, parts)
+            else:
+                parts.append(phrase(premise, phrases))
+        parts.extend(_not(phrase(report.nodes[a], phrases)) for a in d.absent)
 
 
 def _failed_condition(report: Report, node_id: str, phrases: Mapping[str, str]) -> str:

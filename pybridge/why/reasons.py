@@ -13,7 +13,7 @@ nothing is said of what an unknown card really is."""
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from pybridge.why.justify import Derivation, Node, Verdict
 from pybridge.input.viewpoint import unknown_card_place, unknown_cards_in
@@ -37,45 +37,57 @@ def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mappin
     prohibition that rests on nothing but its action being possible: the condition is there).
     ``set_aside``: premises that decide nothing (a condition card text waived): the atom's first
     derivation resting on none of them is the one worded."""
-    context, through, kept = _config(phrases)
     found: list[tuple[str, str]] = []
-    opened: set[str] = set()
-
-    def walk(current: str, depth: int) -> None:
-        node = nodes.get(current)
-        if node is None or not node.derivations or current in opened:
-            return
-        opened.add(current)
-        derivation = _standing(node.derivations, set_aside) if depth == 0 else node.derivations[0]
-        for premise_id in derivation.premises:
-            predicate = _predicate(nodes, premise_id)
-            if predicate in context and not (open_context and depth < _OPEN_DEPTH):
-                continue  # left out unread: reading a node expands it (OpenedOnRead)
-            if predicate not in through and not _may_be_of(nodes, premise_id, derivation.clause):
-                if predicate not in context:  # not of the same clause: said as it is, unread
-                    found.append((premise_id, _said(_peek(nodes, premise_id), phrases)))
-                continue
-            premise = nodes[premise_id]
-            same_clause = (bool(premise.derivations) and premise.derivations[0].clause == derivation.clause
-                           and predicate not in kept)
-            if predicate in context:
-                if same_clause:
-                    walk(premise_id, depth + 1)
-                continue
-            if premise.derivations and (predicate in through or (same_clause and depth < _OPEN_DEPTH)):
-                walk(premise_id, depth + 1)
-            else:
-                found.append((premise_id, _said(premise, phrases)))
-        for absent_id in derivation.absent:
-            absent = nodes[absent_id]
-            if absent.predicate not in context:
-                found.append((absent_id, f"it does not hold that {_said(absent, phrases)}"))
-
-    walk(node_id, 0)
+    _Walk(nodes, phrases, open_context, set_aside, *_config(phrases), found, set()).walk(node_id, 0)
     said: dict[str, tuple[str, str]] = {}
     for node_id_, words in found:
         said.setdefault(words, (node_id_, words))
     return list(said.values())
+
+
+class _Walk(NamedTuple):
+    """One reading of :func:`deciding_conditions` (a class, not a recursive inner function, which
+    would be a reference cycle holding the graph until the collector ran)."""
+
+    nodes: Mapping[str, Node]
+    phrases: Mapping[str, str]
+    open_context: bool
+    set_aside: frozenset[str]
+    context: frozenset[str]
+    through: frozenset[str]
+    kept: frozenset[str]
+    found: list[tuple[str, str]]
+    opened: set[str]
+
+    def walk(self, current: str, depth: int) -> None:
+        node = self.nodes.get(current)
+        if node is None or not node.derivations or current in self.opened:
+            return
+        self.opened.add(current)
+        derivation = _standing(node.derivations, self.set_aside) if depth == 0 else node.derivations[0]
+        for premise_id in derivation.premises:
+            predicate = _predicate(self.nodes, premise_id)
+            if predicate in self.context and not (self.open_context and depth < _OPEN_DEPTH):
+                continue  # left out unread: reading a node expands it (OpenedOnRead)
+            if predicate not in self.through and not _may_be_of(self.nodes, premise_id, derivation.clause):
+                if predicate not in self.context:  # not of the same clause: said as it is, unread
+                    self.found.append((premise_id, _said(_peek(self.nodes, premise_id), self.phrases)))
+                continue
+            premise = self.nodes[premise_id]
+            same_clause = (bool(premise.derivations) and premise.derivations[0].clause == derivation.clause
+                           and predicate not in self.kept)
+            if predicate in self.context:
+                if same_clause:
+                    self.walk(premise_id, depth + 1)
+                continue
+            if premise.derivations and (predicate in self.through or (same_clause and depth < _OPEN_DEPTH)):
+                self.walk(premise_id, depth + 1)
+            else:
+                self.found.append((premise_id, _said(premise, self.phrases)))
+        for absent_id in derivation.absent:
+            absent = self.nodes[absent_id]
+            if absent.predicate not in self.context:
+                self.found.append((absent_id, f"it does not hold that {_said(absent, self.phrases)}"))
 
 
 def _standing(derivations: list[Derivation], set_aside: frozenset[str]) -> Derivation:
