@@ -276,13 +276,15 @@ def _has_atoms(ctl: clingo.Control) -> Callable[[Signature], bool]:
     only of the predicates its atom base has a domain for (a predicate it has never seen has none)."""
     known: dict[Signature, bool] = {}
     domains: set[Signature] = set()
+    asked: list[Callable[[str, int], bool]] = []
 
     def present(signature: Signature) -> bool:
         found = known.get(signature)
         if found is None:
             if not known:
                 domains.update((name, arity) for name, arity, positive in ctl.symbolic_atoms.signatures if positive)
-            found = known[signature] = signature in domains and symbols.has_atoms(ctl, *signature)
+                asked.append(symbols.atoms_present(ctl))
+            found = known[signature] = signature in domains and asked[0](*signature)
         return found
 
     return present
@@ -493,21 +495,30 @@ def _run_before(compiled: Compiled) -> bool:
 
 def _kept(compiled: Compiled, facts: Facts, near: bool, layer: bool = True,
           present: Callable[[Signature], bool] | None = None) -> tuple[int, ...]:
-    """The statements the specialiser keeps for a run, ``near`` with the near misses (a fixpoint
-    over the program alone, and for the near misses one going on from it). With the rules ground
-    (``present``, see :func:`_add`), the why layer keeps only what their atoms can feed: the layer's
-    rules rest on the rules' records, and the abstract fixpoint cannot tell a record that has an
-    instance from one that has none (cards are all alike to it). A check reads its why
+    """The statements the specialiser keeps for a run, ``near`` with the near misses: of the rules,
+    those the abstract fixpoint finds may fire (it leaves the why layer out: no rule reads it); of
+    the layer, with the rules ground (``present``, see :func:`_add`), only what their atoms can feed
+    (:class:`specialise.LaterPart`; with nothing ground, all of it): the layer's rules rest on the
+    rules' records, and the abstract fixpoint cannot tell a record that has an instance from one
+    that has none (cards are all alike to it). A check reads its why
     layer only for what it shows (:data:`pybridge.ground.compiler.CHECK_READS`): of the layer it
     keeps what those read, the near misses that end in no verdict's cites left out. ``layer``: the
     statements are wanted for the layer (False: for the rules alone, which that leaves as they are)."""
     program = _shapes(compiled, near=near)
-    found = specialise.kept(program, facts.key).statements
-    if present is not None:
-        size, own = _count(compiled.text), _why_layer(compiled)
-        found = specialise.fed_by(program, found, present, lambda i: i >= size or i in own)
-    if compiled.mode in GRAPH_MODES or not layer:  # the graph reads the layer's atoms itself
+    if compiled.mode in GRAPH_MODES:  # no cites layer: the near misses, value by value, then fed
+        found = specialise.kept(program, facts.key).statements
+        if present is not None:
+            part, later = _later(compiled, near)
+            fed, of_part = later.fed(present, among=frozenset(found)), frozenset(part)
+            found = tuple(i for i in found if i not in of_part or i in fed)
         return found
+    base = _shapes(compiled, near=False)
+    found = specialise.kept(base, facts.key).statements  # the layer held out
+    if not layer:
+        return found
+    part, later = _later(compiled, near)
+    fed = part if present is None else later.fed(present)  # (with nothing ground, any of it may be)
+    found = tuple(sorted((*found, *specialise.going_on(program, facts.key, base, fed))))
     with _tables:
         seen = _layer_seen.setdefault(id(program), (program, {}))
         if seen[0] is not program:
@@ -534,11 +545,31 @@ def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
                                                   rank=compiled.near_ranks))
         else:
             found = (compiled, _own_index(compiled))
+            if compiled.mode not in GRAPH_MODES:  # no statement of the program reads its layer
+                found[1].hold(_why_layer(compiled))
         with _tables:
             _indexed[(id(compiled), near)] = found
             if len(_indexed) > 64:
                 _indexed.pop(next(iter(_indexed)))
     return found[1]
+
+
+_laters: dict[tuple[int, bool], tuple[Compiled, tuple[int, ...], specialise.LaterPart]] = {}
+
+
+def _later(compiled: Compiled, near: bool) -> tuple[tuple[int, ...], specialise.LaterPart]:
+    """The statements of a program's why layer (with ``near``, its near misses too, all of the
+    layer) and their index for :meth:`specialise.LaterPart.fed`, made once per process."""
+    found = _laters.get((id(compiled), near))
+    if found is None or found[0] is not compiled:
+        program, size = _shapes(compiled, near), _count(compiled.text)
+        part = tuple(sorted(_why_layer(compiled))) + tuple(range(size, program.size) if near else ())
+        found = (compiled, part, specialise.LaterPart(program, part))
+        with _tables:
+            _laters[(id(compiled), near)] = found
+            if len(_laters) > 64:
+                _laters.pop(next(iter(_laters)))
+    return found[1], found[2]
 
 
 def _own_index(compiled: Compiled) -> specialise.Program:

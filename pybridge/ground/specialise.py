@@ -32,7 +32,7 @@ import re
 import threading
 import weakref
 from collections import defaultdict
-from typing import Callable, Iterable, NamedTuple, Sequence
+from typing import Callable, Container, Iterable, NamedTuple, Sequence
 
 import clingo
 from clingo import ast
@@ -194,6 +194,7 @@ class Program:
         self.extends = extends
         self.results: dict[frozenset, Kept] = {}
         self.fixpoints: dict[frozenset, _Fixpoint] = {}
+        self.held = bytes(self.size)  # see hold()
         Program.made.add(self)
         if extends is None:
             self.always = frozenset()
@@ -270,8 +271,22 @@ class Program:
             setattr(program, name, defaultdict(list, value) if name.startswith("on_") else value)
         if not (len(program.gates) == len(program.heads) == len(program.rank) == program.size):
             raise ValueError("not a program's index")
+        program.held = bytes(program.size)
         Program.made.add(program)
         return program
+
+    def hold(self, statements: Iterable[int]) -> None:
+        """Leave these statements out of the fixpoint: a part grounded after the rest that nothing of
+        the rest reads (a check's why layer on top of the ground rules), judged by
+        :class:`LaterPart` on the ground atoms instead, for less. Not for a program another extends
+        (an extension goes on from its fixpoint, held statements unlooked at)."""
+        held = bytearray(self.size)
+        for i in statements:
+            held[i] = 1
+        with _remembering:
+            self.held = bytes(held)
+            self.results.clear()
+            self.fixpoints.clear()
 
 
 def _strata(gates: list[tuple], heads: list[tuple]) -> dict[tuple[str, int], int]:
@@ -427,47 +442,54 @@ def read_by_roots(program: Program, statements: Sequence[int], roots: Iterable[t
     return tuple(sorted(kept + read)) if read else tuple(kept)
 
 
-def fed_by(program: Program, statements: Sequence[int], present: Callable[[tuple[str, int]], bool],
-           grounded_after: Callable[[int], bool]) -> tuple[int, ...]:
-    """``statements`` less those of a part grounded after the rest (``grounded_after``: a why layer on
-    top of the ground rules) that cannot fire there: each premise (gate) must be of a predicate the
-    ground program has atoms of (``present``) or the head of a statement of the part kept so. Sound
-    as :func:`kept` is, and sharper: the ground program knows which instances exist, where the
-    abstract fixpoint knows only which values may. A worklist: a statement waits for the predicates
-    of the part it reads, and one that reads a predicate nothing gives is never looked at again."""
-    part = [i for i in statements if grounded_after(i)]
-    gates, heads = program.gates, program.heads
-    given = {sig for i in part for sig, _ in heads[i]}  # what the part itself may derive
-    waiting: dict[tuple[str, int], list[int]] = defaultdict(list)
-    missing: dict[int, int] = {}
-    ready = []
-    for i in part:
-        needs = set()
-        for gate in gates[i]:
-            sig = gate[0]
-            if not present(sig):
-                if sig not in given:
-                    break
-                needs.add(sig)
-        else:
-            if needs:
-                missing[i] = len(needs)
-                for sig in needs:
-                    waiting[sig].append(i)
+class LaterPart:
+    """The statements of a part grounded after the rest (a why layer on top of the ground rules),
+    indexed once for :meth:`fed`: per statement, how many distinct predicates its premises (gates)
+    are of; per predicate, the statements it gates."""
+
+    def __init__(self, program: Program, part: Iterable[int]):
+        self.free: list[int] = []  # the statements with no gate
+        self.needs: dict[int, int] = {}
+        self.gating: dict[tuple[str, int], list[int]] = defaultdict(list)
+        self.heads: dict[int, tuple[tuple[str, int], ...]] = {}
+        for i in part:
+            sigs = {gate[0] for gate in program.gates[i]}
+            for sig in sigs:
+                self.gating[sig].append(i)
+            if sigs:
+                self.needs[i] = len(sigs)
             else:
-                ready.append(i)
-    fed, made = set(), set()
-    while ready:
-        i = ready.pop()
-        fed.add(i)
-        for sig, _ in heads[i]:
-            if sig not in made:
-                made.add(sig)
-                for waiter in waiting.pop(sig, ()):
-                    missing[waiter] -= 1
-                    if not missing[waiter]:
-                        ready.append(waiter)
-    return tuple(i for i in statements if i in fed or not grounded_after(i))
+                self.free.append(i)
+            self.heads[i] = tuple(dict.fromkeys(sig for sig, _ in program.heads[i]))
+        self.gating = dict(self.gating)
+
+    def fed(self, present: Callable[[tuple[str, int]], bool], among: Container[int] | None = None) -> set[int]:
+        """The statements of the part that can fire on top of a ground program: each premise is of a
+        predicate the ground program has atoms of (``present``) or the head of a statement fed so.
+        Sound as the fixpoint is, and sharper: the ground program knows which instances exist, where
+        the abstract fixpoint knows only which values may. ``among``: only these statements may
+        feed (those the fixpoint kept, say). Counts down, predicate by predicate."""
+        needs, gating, heads = dict(self.needs), self.gating, self.heads
+        ready = [i for i in self.free if among is None or i in among]
+
+        def available(sig: tuple[str, int]) -> None:
+            for waiter in gating.get(sig, ()):
+                needs[waiter] -= 1
+                if not needs[waiter] and (among is None or waiter in among):
+                    ready.append(waiter)
+
+        made = {sig for sig in gating if present(sig)}  # (a predicate counts down its waiters once)
+        for sig in made:
+            available(sig)
+        fed: set[int] = set()
+        while ready:
+            i = ready.pop()
+            fed.add(i)
+            for sig in heads[i]:
+                if sig not in made:
+                    made.add(sig)
+                    available(sig)
+        return fed
 
 
 def _of_layer(program: Program, i: int, derived: Callable[[str], bool]) -> tuple | None:
@@ -528,13 +550,32 @@ def kept(program: Program, key: frozenset) -> Kept:
     return hit
 
 
-def _kept(program: Program, key: frozenset, base: _Fixpoint | None = None) -> tuple[Kept, _Fixpoint]:
+def going_on(program: Program, key: frozenset, base: Program, awake: Iterable[int]) -> tuple[int, ...]:
+    """Of the statements ``awake`` (ones ``base`` held out of its fixpoint, or ones ``program`` adds
+    to it), those that may fire once the fixpoint of ``base`` for these facts goes on with them
+    and nothing else awake: found fed by :class:`LaterPart`, say, and now judged value by value.
+    Sound: a statement left asleep can only be one that cannot fire."""
+    kept(base, key)
+    start = base.fixpoints.get(key) or _kept(base, key)[1]
+    awake = tuple(sorted(awake))
+    fired = _kept(program, key, start, awake)[1].fired
+    return tuple(i for i in awake if fired[i])
+
+
+def _kept(program: Program, key: frozenset, base: _Fixpoint | None = None,
+          awake: Sequence[int] | None = None) -> tuple[Kept, _Fixpoint]:
     """The fixpoint over the facts' shape; with ``base``, the fixpoint of the program this one
     extends for the same facts, from which it goes on: what an extension adds only grows the atoms,
-    so starting from the smaller fixpoint with every added statement awake reaches the same one."""
+    so starting from the smaller fixpoint with every added statement awake reaches the same one.
+    ``awake`` (with ``base``): only these statements are woken (see :func:`going_on`)."""
     state: dict[tuple[str, int], list] = {}
     queue: list[tuple[int, int]] = []  # a heap of (rank, statement)
-    queued = bytearray(program.size)
+    if awake is None:
+        queued = bytearray(program.held)  # a held statement counts as queued: it is never woken
+    else:
+        queued = bytearray(b"\x01") * program.size
+        for i in awake:
+            queued[i] = 0
     rank = program.rank
 
     def wake(watchers) -> None:
@@ -590,13 +631,14 @@ def _kept(program: Program, key: frozenset, base: _Fixpoint | None = None) -> tu
     # change that could let a statement fire wakes it. So the statements that fired on the way are
     # exactly those that fire at the fixpoint, with no second look at the others.
     fired = bytearray(program.size)
-    if base is not None and len(base.fired) == program.extends.size:
+    if base is not None and (awake is not None or len(base.fired) == program.extends.size):
         for sig, values in base.state.items():
             state[sig] = [None if v is None else set(v) for v in values]
         fired[:len(base.fired)] = base.fired
         # an added statement whose gates' predicates have no atoms yet waits for the first of them
         gates = program.gates
-        wake(i for i in range(len(base.fired), program.size) if all(g[0] in state for g in gates[i]))
+        added = range(len(base.fired), program.size) if awake is None else awake
+        wake(i for i in added if all(g[0] in state for g in gates[i]))
     else:
         for name, arity, arguments in key:
             add((name, arity), [None if a is None else {a} for a in arguments])

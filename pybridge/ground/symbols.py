@@ -13,7 +13,7 @@ The C library is reached the way clingo 5's Python package reaches it (``clingo.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 import clingo
 from clingo import Symbol
@@ -77,15 +77,25 @@ def argument_reps(symbols: Iterable[Symbol]) -> list[list[int]]:
 
 def has_atoms(control: clingo.Control, name: str, arity: int) -> bool:
     """Whether the ground program has an atom of the predicate (true, or possible for the solver)."""
+    return atoms_present(control)(name, arity)
+
+
+def atoms_present(control: clingo.Control) -> Callable[[str, int], bool]:
+    """:func:`has_atoms` for many predicates of one ground program: the buffers clingo answers in
+    are made once (a why layer asks of a few hundred predicates; making them was most of a question)."""
     if not FAST:
-        return next(iter(control.symbolic_atoms.by_signature(name, arity)), None) is not None
+        return lambda name, arity: next(iter(control.symbolic_atoms.by_signature(name, arity)), None) is not None
     atoms = control.symbolic_atoms._rep
     signature, it = _ffi.new("clingo_signature_t*"), _ffi.new("clingo_symbolic_atom_iterator_t*")
     valid = _ffi.new("bool*")
-    _handle_error(_lib.clingo_signature_create(name.encode(), arity, True, signature))
-    _handle_error(_lib.clingo_symbolic_atoms_begin(atoms, signature, it))
-    _handle_error(_lib.clingo_symbolic_atoms_is_valid(atoms, it[0], valid))
-    return bool(valid[0])
+    create, begin, is_valid = _lib.clingo_signature_create, _lib.clingo_symbolic_atoms_begin, _lib.clingo_symbolic_atoms_is_valid
+
+    def present(name: str, arity: int) -> bool:
+        _handle_error(create(name.encode(), arity, True, signature))
+        _handle_error(begin(atoms, signature, it))
+        _handle_error(is_valid(atoms, it[0], valid))
+        return bool(valid[0])
+    return present
 
 
 def true_atoms(control: clingo.Control, model: clingo.Model, name: str, arity: int) -> list[Symbol]:
