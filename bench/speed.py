@@ -13,6 +13,9 @@ Columns, each the median (and p99) CPU time of one situation, in milliseconds:
            answer is compared with the floor's). The least any specialiser could keep: check/oracle
            shows the room left to that limit;
   check    warm `pybridge.api.check` (cites and first-level reasons), from the loaded situation;
+  bare     warm `api.check(reasons=False)`: the verdicts and their cites without the because-lines
+           (what batch judges its rows with, and what check was before it gave them), so that what
+           the because-lines cost shows apart from what grounding the rules costs;
   trees    warm `api.check(trees=True)` (every verdict's graph in full);
   explain  warm `api.explain` of one listed action, with its full graph;
 (warm: the rules compiled and parsed in this process; what the specialiser found for a situation's
@@ -145,11 +148,12 @@ def measure(situation, repeat: int) -> dict[str, list[float]]:
     report = api.check(situation)  # warm: the rules are compiled and cached once per process
     action = report.verdicts[len(report.verdicts) // 2].action if report.verdicts else None
     trimmed, fired, with_body, same = oracle_program(game, facts)
-    times: dict[str, list[float]] = {"floor": [], "oracle": [], "check": [], "trees": [], "explain": []}
+    times: dict[str, list[float]] = {"floor": [], "oracle": [], "check": [], "bare": [], "trees": [], "explain": []}
     for _ in range(repeat):
         times["floor"].append(cpu(lambda: floor(game, facts)))
         times["oracle"].append(cpu(lambda: trimmed_floor(trimmed, facts)))
         times["check"].append(cpu(lambda: api.check(situation)))
+        times["bare"].append(cpu(lambda: api.check(situation, reasons=False)))
         times["trees"].append(cpu(lambda: api.check(situation, trees=True)))
         if action is not None:
             times["explain"].append(cpu(lambda: api.explain(situation, action)))
@@ -211,7 +215,7 @@ def row(name: str, times: dict[str, list[float]]) -> str:
     o = statistics.median(times["oracle"])
     cells = [f"{name:<22}", f"{int(times['verdicts'][0]):>5}", f"{f:>7.1f} {percentile(times['floor'], .99):>7.1f}",
              f"{o:>7.1f} {o / f:>5.2f}x"]
-    for column in ("check", "trees", "explain"):
+    for column in ("check", "bare", "trees", "explain"):
         values = times[column]
         if values:
             m = statistics.median(values)
@@ -232,7 +236,7 @@ def _solves(times: dict[str, list[float]]) -> str:
 
 
 HEADER = (f"{'situations':<22}  {'verd.':>5}  {'floor p50':>7} {'p99':>7}  {'oracle':>7} {'/floor':>6}  "
-          f"{'check p50':>7} {'p99':>7} {'/floor':>6} {'/oracl':>6}"
+          f"{'check p50':>7} {'p99':>7} {'/floor':>6} {'/oracl':>6}  {'bare p50':>7} {'p99':>7} {'/floor':>6}"
           f"  {'trees p50':>7} {'p99':>7} {'/floor':>6}  {'explain':>7} {'p99':>7} {'/floor':>6}  {'solves':>6}"
           f"  {'json KB':>8}")
 
@@ -242,7 +246,7 @@ def markdown_row(name: str, times: dict[str, list[float]]) -> str:
     f = statistics.median(times["floor"])
     o = statistics.median(times["oracle"])
     cells = [name, f"{times['verdicts'][0]:g}", f"{f:.1f}", f"{o:.1f}", f"{o / f:.2f}×"]
-    for column in ("check", "trees", "explain"):
+    for column in ("check", "bare", "trees", "explain"):
         values = times[column]
         m = statistics.median(values) if values else None
         cells += [f"{m:.1f}", f"{m / f:.2f}×"] if m is not None else ["–", "–"]
@@ -252,9 +256,9 @@ def markdown_row(name: str, times: dict[str, list[float]]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-MARKDOWN_HEADER = ("| situations | verdicts | floor | oracle | /floor | check | /floor | /oracle | trees | /floor "
-                   "| explain | /floor | solves | JSON |\n"
-                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+MARKDOWN_HEADER = ("| situations | verdicts | floor | oracle | /floor | check | /floor | /oracle | bare | /floor "
+                   "| trees | /floor | explain | /floor | solves | JSON |\n"
+                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 
 
 def measure_row(spec: str, repeat: int, quick: bool) -> dict[str, list[float]]:

@@ -262,10 +262,10 @@ def _add(ctl: clingo.Control, compiled: Compiled, facts: Facts, part: str, first
     name = "base" if part == RULES else "why"
     if not first or not _a_statement_a_line(compiled, part == WHY_NEAR):
         with ast.ProgramBuilder(ctl) as builder:
-            builder.add(ast.Program(_LOCATION, name, []))
-            for statement in _statements(compiled, facts, part == WHY_NEAR, part, present):
-                if statement.ast_type != ast.ASTType.Program:  # the part's own, given above
-                    builder.add(statement)
+            add = builder.add
+            add(ast.Program(_LOCATION, name, []))
+            for statement in _statements(compiled, facts, part == WHY_NEAR, part, present, directives=False):
+                add(statement)
     else:  # clingo parses the text itself, with no statement passing through Python
         for text in _statements_text(compiled, facts, part == WHY_NEAR, part, present):
             ctl.add(name, [], text)
@@ -392,17 +392,22 @@ class Facts:
 
 
 def _statements(compiled: Compiled, facts: Facts, near: bool, part: str | None = None,
-                present: Callable[[Signature], bool] | None = None) -> list[ast.AST]:
+                present: Callable[[Signature], bool] | None = None, directives: bool = True) -> list[ast.AST]:
     """The program for these facts: the rules that can fire for them (:mod:`pybridge.ground.specialise`);
     ``near`` adds the near misses. ``part``: only the statements of that part (:data:`RULES`,
-    :data:`WHY`, :data:`WHY_NEAR`; None: all). ``present``: see :func:`_add`."""
+    :data:`WHY`, :data:`WHY_NEAR`; None: all). ``present``: see :func:`_add`. ``directives``: with
+    the ``#program`` statements (without them, for a caller that names the part itself: telling them
+    apart is a call into clingo a statement, half the cost of handing them over)."""
     base = _parsed(compiled.text)
     statements = base + (_parsed(compiled.near_text) if near else ())
     if not specialise.ENABLED or not compiled.shapes:
         kept: Iterable[int] = range(len(statements))
     else:
         kept = _kept(compiled, facts, near, layer=part != RULES, present=present)
-    return [statements[i] for i in _in_part(compiled, kept, part)]
+    if directives:
+        return [statements[i] for i in _in_part(compiled, kept, part)]
+    skip = _directives(compiled.text) | ({len(base) + i for i in _directives(compiled.near_text)} if near else set())
+    return [statements[i] for i in _in_part(compiled, kept, part) if i not in skip]
 
 
 def _in_part(compiled: Compiled, kept: Iterable[int], part: str | None) -> Iterable[int]:
@@ -590,6 +595,12 @@ def _own_index(compiled: Compiled) -> specialise.Program:
     if name:
         cache.write_bytes(name, marshal.dumps(program.state()))
     return program
+
+
+@lru_cache(maxsize=64)
+def _directives(text: str) -> frozenset[int]:
+    """Which statements of :func:`_parsed` are ``#program`` directives."""
+    return frozenset(i for i, statement in enumerate(_parsed(text)) if statement.ast_type == ast.ASTType.Program)
 
 
 @lru_cache(maxsize=64)
