@@ -568,7 +568,8 @@ def test_every_forbid_and_permit_word_is_acted_on_by_a_rule_or_marked_reported_o
     spec = yaml.safe_load((ROOT / "asp" / "berserk" / "vocabulary.yaml").read_text(encoding="utf-8"))["types"][type_name]
     statements = "\n".join(_rule_texts("berserk"))
     tables = (("forbid_class({w})", "forbid_bars({w},", "forbid_bars_target({w},", "forbid_bars_step({w},") if step == "forbid"
-              else ("permit_waives({w},", "permit_reach({w},", "permit_read({w})", "permit_against_read({w})"))
+              else ("permit_waives({w},", "permit_reach({w},", "permit_read({w})", "permit_against_read({w})",
+                    "permit_held_read({w})"))
     acted_on = {w for w in spec["one_of"]
                 if f"{step}({w})" in statements or any(t.format(w=w) in statements for t in tables)}
     reported_only = set(spec.get("reported_only") or ())
@@ -591,4 +592,4 @@ def test_every_attack_source_word_is_named_by_a_rule():
 
 def test_the_reference_page_names_the_words_only_reported():
     summaries = load_vocabulary("berserk").type_summaries
-    assert "Not yet acted on by the rules" in summaries["forbid_word"] and "`redirect_its_strike`" in summaries["permit_word"]
+    assert "Not yet acted on by the rules" in summaries["forbid_word"] and "`strike_back`" in summaries["forbid_word"]
