@@ -428,6 +428,10 @@ def test_holding_the_why_layer_out_leaves_the_rules_as_they_were(path):
     assert specialise.going_on(held, facts.key, held, sorted(layer)) == fired_layer
     some = sorted(layer)[::2]  # half of it asleep: what fires of the rest fires in the whole too
     assert set(specialise.going_on(held, facts.key, held, some)) <= set(fired_layer) & set(some)
+    # the program with its near misses goes on from the held fixpoint and wakes the layer it held
+    near = solve._shapes(compiled, near=True)
+    near.results.clear()
+    assert specialise.kept(near, facts.key).statements == _round_robin_kept(near, facts.key)
 
 
 @pytest.mark.parametrize("path", RULINGS[::10] + [None], ids=lambda p: "board" if p is None else p.name)

@@ -276,15 +276,14 @@ def _has_atoms(ctl: clingo.Control) -> Callable[[Signature], bool]:
     only of the predicates its atom base has a domain for (a predicate it has never seen has none)."""
     known: dict[Signature, bool] = {}
     domains: set[Signature] = set()
-    asked: list[Callable[[str, int], bool]] = []
+    has_atoms = symbols.atoms_present(ctl)
 
     def present(signature: Signature) -> bool:
         found = known.get(signature)
         if found is None:
             if not known:
                 domains.update((name, arity) for name, arity, positive in ctl.symbolic_atoms.signatures if positive)
-                asked.append(symbols.atoms_present(ctl))
-            found = known[signature] = signature in domains and asked[0](*signature)
+            found = known[signature] = signature in domains and has_atoms(*signature)
         return found
 
     return present

@@ -278,8 +278,8 @@ class Program:
     def hold(self, statements: Iterable[int]) -> None:
         """Leave these statements out of the fixpoint: a part grounded after the rest that nothing of
         the rest reads (a check's why layer on top of the ground rules), judged by
-        :class:`LaterPart` on the ground atoms instead, for less. Not for a program another extends
-        (an extension goes on from its fixpoint, held statements unlooked at)."""
+        :class:`LaterPart` on the ground atoms instead, for less. A program that extends it wakes
+        them when it goes on from its fixpoint."""
         held = bytearray(self.size)
         for i in statements:
             held[i] = 1
@@ -637,8 +637,11 @@ def _kept(program: Program, key: frozenset, base: _Fixpoint | None = None,
         fired[:len(base.fired)] = base.fired
         # an added statement whose gates' predicates have no atoms yet waits for the first of them
         gates = program.gates
-        added = range(len(base.fired), program.size) if awake is None else awake
-        wake(i for i in added if all(g[0] in state for g in gates[i]))
+        if awake is None:  # the added statements, and those the extended program held out
+            held = program.extends.held
+            awake = [*(i for i in range(len(held)) if held[i]), *range(len(base.fired), program.size)] \
+                if 1 in held else range(len(base.fired), program.size)
+        wake(i for i in awake if all(g[0] in state for g in gates[i]))
     else:
         for name, arity, arguments in key:
             add((name, arity), [None if a is None else {a} for a in arguments])
