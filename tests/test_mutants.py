@@ -12,8 +12,8 @@ import pytest
 from clingo import ast
 
 from pybridge.game.encodings import asp_root
-from pybridge.tools.mutants import (OPERATORS, Outcome, Score, Settings, _run_all, derive_mutants, judge_mutant,
-                                    sample, score_text, write_mutant)
+from pybridge.tools.mutants import (OPERATORS, Baselines, Outcome, Score, Settings, _run_all, derive_mutants,
+                                    judge_mutant, sample, score_text, write_mutant)
 from pybridge.tools.rulings import run_ruling
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,3 +139,13 @@ def test_the_command_scores_and_reads_the_equivalent_mutants(tmp_path):
     marked.write_text(json.dumps({"equivalent": [{"id": survivors[0], "reason": "test"}]}), encoding="utf-8")
     second = _score(command + ["--equivalent", str(marked)])
     assert second["equivalent"] == 1 and second["survived"] == first["survived"] - 1
+
+
+def test_the_unmutated_rules_are_searched_only_for_what_a_survivor_violates_and_once():
+    said: list[str] = []
+    baselines = Baselines(said.append)
+    both = ["core:clash-unresolved", "core:value-below-zero"]
+    # The quick bounds find the seeds' known gap (tests/test_consistency.py) and nothing below zero.
+    assert baselines("berserk", both) == ["core:clash-unresolved"]
+    assert len(said) == 1 and "searched for core:clash-unresolved, core:value-below-zero" in said[0]
+    assert baselines("berserk", ["core:value-below-zero"]) == [] and len(said) == 1  # known: no search again

@@ -224,6 +224,11 @@ class Settings:
     # game -> the invariants its unmutated rules already violate (a game left out: no search for it),
     # read when judge_mutant is given no baseline_of; a run asks Baselines instead, as survivors come
     baseline: dict[str, list[str] | None] = field(default_factory=dict)
+
+    def already_violated(self, game: str, invariants: list[str]) -> list[str] | None:
+        """Those of ``invariants`` the unmutated rules already violate (None: the game is not searched)."""
+        known = self.baseline.get(game)
+        return None if known is None else [i for i in invariants if i in known]
     solver_seconds: float = 10.0
 
 
@@ -270,12 +275,17 @@ def _stillborn(game: str) -> str | None:
     return None
 
 
+# (game, invariants a mutant violates) -> those the unmutated rules violate too (None: not searched)
+BaselineOf = Callable[[str, list[str]], "list[str] | None"]
+
+
 def judge_mutant(mutant: Mutant, settings: Settings | Callable[[], Settings], source: Path,
-                 baseline_of: Callable[[str], list[str] | None] | None = None) -> Outcome:
+                 baseline_of: BaselineOf | None = None) -> Outcome:
     """Write the mutant into a temporary rules base and judge it there. ``settings`` may be given as a
     function, asked only once the mutated rules are known to ground: a stillborn mutant needs no
-    traced clauses. ``baseline_of(game)`` gives what the unmutated rules already violate, asked only
-    for a mutant every ruling passed (settings.baseline when not given)."""
+    traced clauses. ``baseline_of(game, invariants)`` gives those of the invariants the mutated rules
+    violate that the unmutated rules violate too (settings.already_violated when not given); it is
+    asked only for a mutant every ruling passed whose search found a violation."""
     import os
 
     from pybridge.game.encodings import use_asp_root
@@ -310,16 +320,17 @@ def judge_mutant(mutant: Mutant, settings: Settings | Callable[[], Settings], so
                 from pybridge.tools.consistency import search
 
                 for game in mutant.games:
-                    baseline = (baseline_of or settings.baseline.get)(game)
-                    if baseline is None:
-                        continue  # no generator for this game
+                    if not _has_generator(game) or (baseline_of is None and game not in settings.baseline):
+                        continue  # no situations to search for this game, or no search asked for it
                     try:
                         found = search(game, _quick_bounds(), time_limit=settings.consistency_seconds, samples=1,
                                        boards=QUICK_BOARDS)
                     except JudgeError as exc:
                         return Outcome(mutant.id, "caught", "consistency", f"{game}: {exc.render()}",
                                        time.monotonic() - started)
-                    new = [f.invariant.id for f in found.violated if f.invariant.id not in baseline]
+                    violated = [f.invariant.id for f in found.violated]
+                    already = (baseline_of or settings.already_violated)(game, violated) if violated else []
+                    new = [i for i in violated if i not in (already or [])] if already is not None else []
                     if new:
                         return Outcome(mutant.id, "caught", "consistency", f"{game}: {', '.join(new)}",
                                        time.monotonic() - started)
@@ -335,13 +346,19 @@ QUICK_BOUNDS = {"cards": 2, "effects": 2, "events": 1}
 QUICK_BOARDS = 5
 
 
+def _has_generator(game: str) -> bool:
+    from pybridge.game.catalogue import load_game
+    return (load_game(game).directory / "generator.lp").is_file()
+
+
 def _quick_bounds():
     from pybridge.tools.consistency import Bounds
     return Bounds(**QUICK_BOUNDS)
 
 
 ASK_SETTINGS = "settings, please"  # a worker whose mutant grounds asks the run for its Settings
-ASK_BASELINE = "baseline, please"  # (ASK_BASELINE, game): a worker whose mutant passed every ruling
+ASK_BASELINE = "baseline, please"  # (ASK_BASELINE, game, invariants): a worker whose mutant passed every
+#                                    ruling and violates these invariants within the quick bounds
 
 
 def _worker(mutant: dict, source: str, conn) -> None:
@@ -349,8 +366,8 @@ def _worker(mutant: dict, source: str, conn) -> None:
         conn.send(ASK_SETTINGS)
         return Settings(**conn.recv())
 
-    def baseline_of(game: str) -> list[str] | None:
-        conn.send((ASK_BASELINE, game))
+    def baseline_of(game: str, invariants: list[str]) -> list[str] | None:
+        conn.send((ASK_BASELINE, game, invariants))
         return conn.recv()
 
     try:
@@ -480,37 +497,42 @@ def _judging_settings(paths: list[str], consistency: bool, say: Callable[[str], 
 
 
 class Baselines:
-    """What each game's unmutated rules already violate within the quick bounds, searched the first
-    time a mutant of that game passes every ruling (a run whose rulings catch every mutant searches
-    nothing: the search cost the run its first minute)."""
+    """Which invariants the unmutated rules already violate within the quick bounds, searched for
+    only those a survivor's search found violated, each once a run: a survivor that breaks no
+    invariant needs no search of the unmutated rules (a search of all of them took a minute)."""
 
     def __init__(self, say: Callable[[str], None]):
-        self.say, self.found = say, {}
+        self.say = say
+        self.violated: dict[str, dict[str, bool]] = {}  # game -> invariant -> violated unmutated
 
-    def __call__(self, game: str) -> list[str] | None:
-        if game not in self.found:
+    def __call__(self, game: str, invariants: list[str]) -> list[str] | None:
+        known = self.violated.setdefault(game, {})
+        missing = [i for i in invariants if i not in known]
+        if missing:
             from pybridge.tools.consistency import search
 
             started = time.monotonic()
             try:
-                result = search(game, _quick_bounds(), time_limit=60, samples=1, boards=QUICK_BOARDS)
-            except JudgeError:
-                self.found[game] = None
-                self.say(f"{game} has no generator: its survivors are not searched for broken invariants")
-            else:
-                self.found[game] = [f.invariant.id for f in result.violated]
-                self.say(f"{game}'s unmutated rules searched ({time.monotonic() - started:.0f} s): they already "
-                         f"violate {', '.join(self.found[game]) or 'no invariant'} within the quick bounds")
-        return self.found[game]
+                result = search(game, _quick_bounds(), time_limit=60, only=missing, samples=1, boards=QUICK_BOARDS)
+            except JudgeError as exc:
+                self.say(f"{game}'s unmutated rules could not be searched ({exc.render()}): its survivors are "
+                         "not searched for broken invariants")
+                return None
+            found = {f.invariant.id for f in result.violated}
+            known.update({i: i in found for i in missing})
+            self.say(f"{game}'s unmutated rules searched for {', '.join(missing)} ({time.monotonic() - started:.0f} "
+                     f"s): they already violate {', '.join(i for i in missing if i in found) or 'none of them'} "
+                     "within the quick bounds")
+        return [i for i in invariants if known[i]]
 
 
 def _run_all(mutants: list[Mutant], settings: Settings | Callable[[], Settings], source: Path, jobs: int,
              limit: float, say: Callable[[str], None],
-             baseline_of: Callable[[str], list[str] | None] | None = None) -> list[Outcome]:
+             baseline_of: BaselineOf | None = None) -> list[Outcome]:
     """Judge each mutant in a worker process of its own, ``jobs`` at a time. ``settings`` given as a
     function is called when a worker first asks (its mutant grounds), and its answer is sent to each
-    worker that asks; ``baseline_of`` (settings.baseline when not given) answers a worker that asks
-    for a game's baseline. A worker's time limit starts again once it has its answer."""
+    worker that asks; ``baseline_of`` (settings.already_violated when not given) answers a worker that
+    asks which of the invariants its mutant violates the unmutated rules violate too. A worker's time limit starts again once it has its answer."""
     ask = settings if callable(settings) else (lambda: settings)
     context = multiprocessing.get_context("spawn")  # fresh interpreters: no solver state shared
     waiting = list(mutants)
@@ -536,7 +558,7 @@ def _run_all(mutants: list[Mutant], settings: Settings | Callable[[], Settings],
                                       time.monotonic() - began)
                 if message == ASK_SETTINGS or (isinstance(message, tuple) and message[0] == ASK_BASELINE):
                     _answer(receive, asdict(ask()) if message == ASK_SETTINGS
-                            else (baseline_of or ask().baseline.get)(message[1]))
+                            else (baseline_of or ask().already_violated)(*message[1:]))
                     running[key] = (process, receive, time.monotonic(), mutant)
                     continue
                 if message is not None:
