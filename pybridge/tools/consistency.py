@@ -535,7 +535,13 @@ class SearchProgram:
         return facts
 
     def game_facts(self) -> list[clingo.Symbol]:
-        """The game's description (game.yaml) and catalogue as facts for the generator."""
+        """The game's description (game.yaml) and catalogue as facts for the generator (made once: a
+        search grounds three programs with them; callers must not change the list)."""
+        if "_game_facts" not in self.__dict__:
+            self.__dict__["_game_facts"] = self._make_game_facts()
+        return self.__dict__["_game_facts"]
+
+    def _make_game_facts(self) -> list[clingo.Symbol]:
         F, N, S = clingo.Function, clingo.Number, clingo.String
         g = self.game
         facts = [F("vocabulary_zone", [F(z)]) for z in g.zones]
@@ -603,8 +609,8 @@ def _control(nodes: Iterable[ast.AST], facts: Iterable[clingo.Symbol], arguments
     with ast.ProgramBuilder(ctl) as builder:
         for node in nodes:
             builder.add(node)
-        for symbol in facts:
-            builder.add(_fact(symbol))
+    # The facts as text: clingo parses tens of thousands of them faster than Python builds their trees.
+    ctl.add("base", [], "".join(f"{symbol}.\n" for symbol in facts))
     return ctl
 
 
@@ -1143,14 +1149,18 @@ def generator_program(program: SearchProgram) -> list[ast.AST]:
     defined = set().union(*(_defined(n) for n in generator if n.ast_type == ast.ASTType.Rule))
     given = {(f.name, len(f.arguments)) for f in program.game_facts()}
     rules = [s.node for s in program.rules if s.node.ast_type == ast.ASTType.Rule]
+    defining: dict[tuple[str, int], list[int]] = {}  # predicate -> the rules whose head defines it
+    for index, node in enumerate(rules):
+        for signature in _defined(node):
+            defining.setdefault(signature, []).append(index)
     wanted, done, taken = _named(generator) - defined - given, set(), set()
     while wanted:
         signature = wanted.pop()
         done.add(signature)
-        for index, node in enumerate(rules):
-            if index not in taken and signature in _defined(node):
+        for index in defining.get(signature, []):
+            if index not in taken:
                 taken.add(index)
-                wanted |= _named([node]) - defined - given - done
+                wanted |= _named([rules[index]]) - defined - given - done
     return generator + [rules[i] for i in sorted(taken)]
 
 
@@ -1161,6 +1171,16 @@ def _strings(symbol: clingo.Symbol) -> set[str]:
     if symbol.type != clingo.SymbolType.Function:
         return set()
     return set().union(*(_strings(a) for a in symbol.arguments))
+
+
+def _names_of(symbol: clingo.Symbol, ids: set[str]) -> frozenset[str]:
+    """Which of the ids (plain words) the term holds as a string, at any depth. Read off the term's
+    text, which clingo writes in one call (walking the term's arguments from Python costs ten times
+    more); a term with an escaped quote in it is walked."""
+    text = str(symbol)
+    if '\\"' in text:
+        return frozenset(_strings(symbol) & ids)
+    return frozenset(i for i in ids if f'"{i}"' in text)
 
 
 Size = tuple[int, int]  # cards, effects
@@ -1224,14 +1244,17 @@ class SituationDraws:
         self.cards = [F(SIZE_CARD[0], [f.arguments[1]]) for f in slots if f.name == "slot_card"]
         self.effects = [F(SIZE_EFFECT[0], [f.arguments[1]]) for f in slots if f.name == "slot_effect"]
         chosen -= {SIZE_CARD, SIZE_EFFECT}
-        atoms = [a for a in self.ctl.symbolic_atoms
-                 if not a.is_fact and (a.symbol.name, len(a.symbol.arguments)) in chosen]
+        symbolic = self.ctl.symbolic_atoms
+        atoms = [a for name, arity in sorted(chosen) for a in symbolic.by_signature(name, arity) if not a.is_fact]
         self.choices = [a.symbol for a in atoms]
+        # Assumptions go to the solver as literals: given as symbols, clingo looks each one up again
+        # (thousands of choices a solve), which took a third of a one-answer search.
         self._literals = {a.symbol: a.literal for a in atoms}
+        self._literals.update({a: symbolic[a].literal for a in self.cards + self.effects if symbolic[a] is not None})
         # The card and effect slots each choice names, read once: walking every choice's terms again for
         # each size took most of a one-answer search's time.
         slot_ids = {a.arguments[0].string for a in self.cards + self.effects}
-        self._slots_named = {atom: frozenset(_strings(atom) & slot_ids) for atom in self.choices}
+        self._slots_named = {atom: _names_of(atom, slot_ids) for atom in self.choices}
         self._pools: dict[Size, dict[str, list[clingo.Symbol]]] = {}
         details = _details(nodes)
         with self.ctl.backend() as backend:
@@ -1262,8 +1285,16 @@ class SituationDraws:
         return self._pools[size]
 
     def _solve(self, assumptions: list[tuple[clingo.Symbol, bool]]) -> list[clingo.Symbol] | None:
+        literals = []
+        for atom, true in assumptions:
+            literal = self._literals.get(atom)
+            if literal is None:  # an atom the generator cannot make: false already
+                if true:
+                    return None
+                continue
+            literals.append(literal if true else -literal)
         found: list[list[clingo.Symbol]] = []
-        self.ctl.solve(assumptions=assumptions, on_model=lambda m: found.append(m.symbols(shown=True)))
+        self.ctl.solve(assumptions=literals, on_model=lambda m: found.append(m.symbols(shown=True)))
         return found[0] if found else None
 
     def _solve_preferring(self, assumptions: list[tuple[clingo.Symbol, bool]],
