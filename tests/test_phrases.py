@@ -19,7 +19,8 @@ from pybridge.ground.compiler import parse_rules
 from pybridge.input.situation import load_situation
 from pybridge.report.render import explain_text, report_text, say_term, verdict_text
 from pybridge.tools.rulings import ruling_files
-from pybridge.why.wording import fill
+from pybridge.why.justify import Node
+from pybridge.why.wording import fill, phrase
 from judged import judged
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,10 +101,12 @@ def consequence_terms(game: str) -> set[str]:
 
 
 def assert_well_formed(templates: dict[str, str], known: set[str] | None, phrases: Phrases | None = None) -> None:
-    if known is not None:
-        assert sorted(set(templates) - known) == []
+    if known is not None:  # a sentence for one argument's word ("done_target/4[1=defend]") is its atom's
+        assert sorted({key.split("[")[0] for key in templates} - known) == []
     for key, template in templates.items():
-        arity = int(key.rsplit("/", 1)[1])
+        arity = int(key.split("[")[0].rsplit("/", 1)[1])
+        if "[" in key:
+            assert int(key.split("[")[1].split("=")[0]) < arity, f"{key}: no such argument"
         # no placeholder beyond the arity, and no values table ({1:strike}) the game lacks
         fill(template, [f"a{i}" for i in range(arity)], phrases or Phrases())
 
@@ -319,3 +322,16 @@ def test_a_verdict_not_resting_on_a_principle_does_not_say_it():
     """The clamped value of another card's ability is the report's, not this verdict's."""
     lines = verdict_lines("berserk/512/zero-parameter.yaml", "declare(adder, poisoning, 0)")
     assert not any("counts as 0" in line for line in lines)
+
+
+def test_an_argument_s_word_may_have_a_sentence_of_its_own():
+    phrases = load_game("berserk").phrases
+    history = [Node("done_target(3, redirect, near, volot)", "done_target/4", ["3", "redirect", "near", "volot"],
+                    "fact"),
+               Node("done_target(3, strike_attack, redirect, foe)", "done_target/4",
+                    ["3", "strike_attack", "redirect", "foe"], "fact")]
+    # the kind's own sentence where argument 1 is the word, not where another argument is
+    assert [phrase(n, phrases) for n in history] == ["earlier on turn 3: volot's strike was turned onto near",
+                                                     "earlier on turn 3: redirect made a strike attack at foe"]
+    report = report_text(check(ROOT / "tests/rulings/berserk/cards/volot-redirected-strike-new-target-strikes-back.yaml"))
+    assert "redirect by" not in report and "strike_attack by" not in report and "was turned onto near" in report

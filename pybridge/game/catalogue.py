@@ -3,6 +3,8 @@ and its card catalogue. Rules authors edit these files, never Python."""
 
 from __future__ import annotations
 
+import re
+
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -66,12 +68,16 @@ class Phrases(dict):
     unknown card is named (pybridge.reasons); ``values`` are the game's words for numbers, used as
     ``{1:strike}`` in a phrase (Berserk's weak, medium and strong strikes); ``{0:#wound}`` says a
     count with its noun. A tuple term is worded by ``()/N``; a word of the vocabulary that the phrases
-    do not word reads as its words (``be_lowered``: "be lowered")."""
+    do not word reads as its words (``be_lowered``: "be lowered"). ``by_value``: an atom's sentence
+    for when an argument is a given word ("done_target/4[1=redirect]": its argument 1 is redirect, an
+    event of that kind), in place of its general one."""
 
     def __init__(self, atoms: dict[str, str] | None = None, *, terms: dict[str, str] | None = None,
                  principles: dict[str, str] | None = None, reasons: dict | None = None,
-                 values: dict[str, dict[str, str]] | None = None):
+                 values: dict[str, dict[str, str]] | None = None,
+                 by_value: dict[str, dict[tuple[int, str], str]] | None = None):
         super().__init__(atoms or {})
+        self.by_value: dict[str, dict[tuple[int, str], str]] = dict(by_value or {})
         self.terms: dict[str, str] = dict(terms or {})
         self.principles: dict[str, str] = dict(principles or {})
         self.reasons: dict = dict(reasons or {})
@@ -193,8 +199,18 @@ def _phrases(directory: Path) -> Phrases:
     if vocabulary.is_file():
         for word in _vocabulary_words(read_game_yaml(vocabulary) or {}):
             sections["terms"].setdefault(f"{word}/0", word.replace("_", " "))
-    return Phrases(sections["phrases"], terms=sections["terms"], principles=sections["principles"],
-                   reasons=reasons, values=values)
+    atoms, by_value = {}, {}
+    for key, sentence in sections["phrases"].items():
+        variant = _VARIANT.fullmatch(key)
+        if variant:
+            by_value.setdefault(variant.group(1), {})[(int(variant.group(2)), variant.group(3))] = sentence
+        else:
+            atoms[key] = sentence
+    return Phrases(atoms, terms=sections["terms"], principles=sections["principles"], reasons=reasons, values=values,
+                   by_value=by_value)
+
+
+_VARIANT = re.compile(r"(\w+/\d+)\[(\d+)=(\w+)\]")  # "done_target/4[1=redirect]": when argument 1 is redirect
 
 
 # The words of the vocabulary's composition (what abilities, steps and selectors say) beside the

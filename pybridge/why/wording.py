@@ -55,6 +55,10 @@ def phrase(node: Node, phrases: Mapping[str, str], card: Callable[[str], str] | 
     that is a card id is said (an unknown card's neutral id as its holder's hidden card), applied
     before the terms' wording."""
     template = phrases.get(node.predicate)
+    variants = getattr(phrases, "by_value", None)
+    if variants and node.predicate in variants:  # a sentence of its own for an argument's word
+        own = variants[node.predicate]
+        template = next((own[(i, a)] for i, a in enumerate(node.arguments) if (i, a) in own), template)
     if template is None:
         return _safe(node.atom)
 
