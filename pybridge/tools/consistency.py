@@ -1383,8 +1383,9 @@ def judge_drawn_situations(program: SearchProgram, invariant: Invariant, deadlin
                                            label)
     most = draws.sizes()[-1]
     return Finding(invariant, "held", detail=[
-        f"{judged} situations drawn and judged one by one, up to {boards} of each size up to {most[0]} cards and "
-        f"{most[1]} effects: each has one answer (a sample of the situations within the bounds, not all of them)"])
+        f"{judged} situations drawn and judged one by one, up to {boards} of each size up to {most[0]} "
+        f"card{'s' if most[0] != 1 else ''} and {most[1]} effect{'s' if most[1] != 1 else ''}: each has one answer "
+        "(a sample of the situations within the bounds, not all of them)"])
 
 
 def _shrink(program: SearchProgram, draws: SituationDraws, atoms: list[clingo.Symbol], answers: int,
