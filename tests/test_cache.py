@@ -339,3 +339,32 @@ def test_a_bad_size_limit_stops_a_command_before_it_starts(tmp_path, command):
     assert (done.returncode, done.stdout, done.stderr) == (
         2, "", "error: environment variable CCG_JUDGE_CACHE_MB must be a positive whole number of megabytes, "
                "got 'lots'\n")
+
+
+def _a_new_process(monkeypatch):
+    """What a new process starts with: no compiled program in memory, no statement shape known."""
+    monkeypatch.setattr(specialise, "_by_line", {})
+    monkeypatch.setattr(solve, "_shape_lines_read", [])
+    solve.program.cache_clear()
+
+
+def test_a_compile_reads_the_shapes_of_lines_met_before_from_the_cache_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv(cache.CACHE_VARIABLE, str(tmp_path))
+    _a_new_process(monkeypatch)
+    fresh = solve.program("mtg", "check")
+    (entry,) = tmp_path.glob("data-*-shape-lines-*.marshal")
+    for compiled in tmp_path.glob("mtg-check-*"):  # the program itself is made again ...
+        compiled.unlink()
+    parsed: list[str] = []
+    parse = specialise.parse_program
+    monkeypatch.setattr(specialise, "parse_program", lambda text: parsed.append(text) or parse(text))
+    _a_new_process(monkeypatch)
+    again = solve.program("mtg", "check")
+    assert (again.shapes, again.near_shapes) == (fresh.shapes, fresh.near_shapes)
+    assert parsed == []  # ... with every statement's shape from the entry
+    for compiled in tmp_path.glob("mtg-check-*"):
+        compiled.unlink()
+    entry.write_bytes(entry.read_bytes() + b"\x00")  # no longer what its digest says: ignored
+    _a_new_process(monkeypatch)
+    assert solve.program("mtg", "check").shapes == fresh.shapes and parsed
+    solve.program.cache_clear()  # the tests after this one compile in the cache folder they use

@@ -86,9 +86,11 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
 
     def compile_() -> Compiled:
         game = load_game(game_name)
+        known = _recall_shape_lines()
         made = compile_game(game_name, entry_file(game_name, game.entry), mode=mode,
                             clause_kind=game.clause_kind, principle_of_banner=game.principle_of,
                             witnesses=witnesses(game), absent=absent, defeaters=frozenset(game.defeaters))
+        _keep_shape_lines(known)
         for part in Compiled.PARTS:  # the parts first: a reader that finds the program finds them too
             cache.write_json(f"{key}.{part}.json", made.part_data(part))
         cache.write_json(f"{key}.json", made.to_data())
@@ -110,6 +112,39 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:  # a broken cache entry is made again
             log.info("ignoring the cached program %s: %s", key, exc)
     return compile_()
+
+
+# The specialiser's memory of statement shapes by line (specialise.text_shapes), kept in the cache
+# folder: a cold compile spends nearly half its time reading shapes off parsed statements, and a
+# rules base a few lines off one compiled before (a mutant, a planted rule, an author's edit) needs
+# only those lines read. One entry under a fixed key, in the interpreter's marshal format.
+_SHAPE_LINES = f"data-{'0' * 24}-shape-lines-{sys.implementation.cache_tag}.marshal"
+_SHAPE_LINES_KEPT = 200_000  # lines; past it the memory starts afresh, as the process's own does
+
+
+def _recall_shape_lines() -> int:
+    """Read the kept lines into the process's memory, once; how many lines it then knows."""
+    if not _shape_lines_read and sys.implementation.cache_tag:
+        _shape_lines_read.append(True)
+        raw = cache.read_bytes(_SHAPE_LINES)
+        if raw is not None:
+            try:
+                if not specialise.recall_lines(marshal.loads(raw)):
+                    log.info("ignoring the cached shape lines: not such data")
+            except (ValueError, EOFError, TypeError):
+                log.info("ignoring the cached shape lines: not marshal data")
+    return len(specialise._by_line)
+
+
+_shape_lines_read: list[bool] = []
+
+
+def _keep_shape_lines(known: int) -> None:
+    """Write the memory back when the compile added lines to it."""
+    if sys.implementation.cache_tag and len(specialise._by_line) != known:
+        lines = specialise.lines_as_data()
+        if len(lines) <= _SHAPE_LINES_KEPT:
+            cache.write_bytes(_SHAPE_LINES, marshal.dumps(lines))
 
 
 # --------------------------------------------------------------------------

@@ -122,6 +122,35 @@ _UNREADABLE, _NOT_A_RULE = object(), object()  # markers: a head it cannot read;
 _by_line: dict[str, object] = {}  # a statement's text -> its shape, across the compiles of a process
 
 
+# The line memory as plain data, for a cache entry (pybridge.ground.solve keeps it on disk, so that a
+# new process compiling a rules base a few lines off one compiled before reads only those lines).
+_AS_DATA = {id(_UNREADABLE): "unreadable", id(_NOT_A_RULE): 0}
+
+
+def lines_as_data() -> dict[str, object]:
+    return {line: _AS_DATA.get(id(shape), shape) for line, shape in _by_line.items()}
+
+
+def recall_lines(data: object) -> bool:
+    """Take in lines remembered as :func:`lines_as_data` wrote them (False: not such data, nothing
+    taken). A shape read from data is one :func:`_shapes` made: only its outer form is checked."""
+    if not isinstance(data, dict):
+        return False
+    taken = {}
+    for line, shape in data.items():
+        if not isinstance(line, str):
+            return False
+        if isinstance(shape, list) and len(shape) == 2 and all(isinstance(part, list) for part in shape):
+            taken[line] = shape
+        elif shape == "unreadable" or (shape == 0 and type(shape) is int):
+            taken[line] = _UNREADABLE if shape == "unreadable" else _NOT_A_RULE
+        else:
+            return False
+    for line, shape in taken.items():
+        _by_line.setdefault(line, shape)
+    return True
+
+
 def text_shapes(text: str) -> list[list]:
     """:func:`shapes` of a compiled program's text (a statement a line), remembered per statement:
     a game's programs (check, trees, explain, each witness variant) share most of their statements, and
