@@ -333,5 +333,6 @@ def test_an_argument_s_word_may_have_a_sentence_of_its_own():
     # the kind's own sentence where argument 1 is the word, not where another argument is
     assert [phrase(n, phrases) for n in history] == ["earlier on turn 3: volot's strike was turned onto near",
                                                      "earlier on turn 3: redirect made a strike attack at foe"]
-    report = report_text(check(ROOT / "tests/rulings/berserk/cards/volot-redirected-strike-new-target-strikes-back.yaml"))
+    redirected = RULINGS / "berserk" / "cards" / "volot-redirected-strike-new-target-strikes-back.yaml"
+    report = report_text(check(redirected))
     assert "redirect by" not in report and "strike_attack by" not in report and "was turned onto near" in report

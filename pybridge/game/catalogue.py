@@ -4,7 +4,6 @@ and its card catalogue. Rules authors edit these files, never Python."""
 from __future__ import annotations
 
 import re
-
 from functools import cache
 from pathlib import Path
 from typing import Any

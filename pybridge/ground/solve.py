@@ -120,6 +120,7 @@ def program(game_name: str, mode: str, absent: frozenset[Signature] = frozenset(
 # only those lines read. One entry under a fixed key, in the interpreter's marshal format.
 _SHAPE_LINES = f"data-{'0' * 24}-shape-lines-{sys.implementation.cache_tag}.marshal"
 _SHAPE_LINES_KEPT = 200_000  # lines; past it the memory starts afresh, as the process's own does
+_shape_lines_read: list[bool] = []  # [True] once this process has read the entry
 
 
 def _recall_shape_lines() -> int:
@@ -133,15 +134,12 @@ def _recall_shape_lines() -> int:
                     log.info("ignoring the cached shape lines: not such data")
             except (ValueError, EOFError, TypeError):
                 log.info("ignoring the cached shape lines: not marshal data")
-    return len(specialise._by_line)
-
-
-_shape_lines_read: list[bool] = []
+    return specialise.lines_known()
 
 
 def _keep_shape_lines(known: int) -> None:
     """Write the memory back when the compile added lines to it."""
-    if sys.implementation.cache_tag and len(specialise._by_line) != known:
+    if sys.implementation.cache_tag and specialise.lines_known() != known:
         lines = specialise.lines_as_data()
         if len(lines) <= _SHAPE_LINES_KEPT:
             cache.write_bytes(_SHAPE_LINES, marshal.dumps(lines))

@@ -124,11 +124,13 @@ _by_line: dict[str, object] = {}  # a statement's text -> its shape, across the 
 
 # The line memory as plain data, for a cache entry (pybridge.ground.solve keeps it on disk, so that a
 # new process compiling a rules base a few lines off one compiled before reads only those lines).
-_AS_DATA = {id(_UNREADABLE): "unreadable", id(_NOT_A_RULE): 0}
-
-
 def lines_as_data() -> dict[str, object]:
-    return {line: _AS_DATA.get(id(shape), shape) for line, shape in _by_line.items()}
+    return {line: "unreadable" if shape is _UNREADABLE else 0 if shape is _NOT_A_RULE else shape
+            for line, shape in _by_line.items()}
+
+
+def lines_known() -> int:
+    return len(_by_line)
 
 
 def recall_lines(data: object) -> bool:

@@ -224,12 +224,12 @@ class Settings:
     # game -> the invariants its unmutated rules already violate (a game left out: no search for it),
     # read when judge_mutant is given no baseline_of; a run asks Baselines instead, as survivors come
     baseline: dict[str, list[str] | None] = field(default_factory=dict)
+    solver_seconds: float = 10.0
 
     def already_violated(self, game: str, invariants: list[str]) -> list[str] | None:
         """Those of ``invariants`` the unmutated rules already violate (None: the game is not searched)."""
         known = self.baseline.get(game)
         return None if known is None else [i for i in invariants if i in known]
-    solver_seconds: float = 10.0
 
 
 @dataclass
@@ -330,7 +330,9 @@ def judge_mutant(mutant: Mutant, settings: Settings | Callable[[], Settings], so
                                        time.monotonic() - started)
                     violated = [f.invariant.id for f in found.violated]
                     already = (baseline_of or settings.already_violated)(game, violated) if violated else []
-                    new = [i for i in violated if i not in (already or [])] if already is not None else []
+                    if already is None:
+                        continue  # the unmutated rules could not be searched: nothing to tell new from old
+                    new = [i for i in violated if i not in already]
                     if new:
                         return Outcome(mutant.id, "caught", "consistency", f"{game}: {', '.join(new)}",
                                        time.monotonic() - started)
@@ -532,7 +534,8 @@ def _run_all(mutants: list[Mutant], settings: Settings | Callable[[], Settings],
     """Judge each mutant in a worker process of its own, ``jobs`` at a time. ``settings`` given as a
     function is called when a worker first asks (its mutant grounds), and its answer is sent to each
     worker that asks; ``baseline_of`` (settings.already_violated when not given) answers a worker that
-    asks which of the invariants its mutant violates the unmutated rules violate too. A worker's time limit starts again once it has its answer."""
+    asks which of the invariants its mutant violates the unmutated rules violate too. A worker's time
+    limit starts again once it has its answer."""
     ask = settings if callable(settings) else (lambda: settings)
     context = multiprocessing.get_context("spawn")  # fresh interpreters: no solver state shared
     waiting = list(mutants)
