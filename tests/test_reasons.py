@@ -240,3 +240,33 @@ def test_a_plain_check_opens_only_the_premises_that_may_be_of_its_clause(monkeyp
     monkeypatch.setattr(OpenedOnRead, "may_be_of", lambda self, node_id, clause: True)
     assert [(v.action, v.because) for v in check(situation).verdicts] == lean
     assert sum(1 for _, said in lean if said) >= 5 and 0 < lean_count < len(expanded)
+
+
+@pytest.mark.parametrize("mix", ["plain", "air"])
+def test_a_plain_check_matches_only_the_rules_its_lines_read(mix, monkeypatch):
+    """Not a timing: a because-line reads a node's first derivation, so a plain check matches a node's
+    rules only up to the first that has an instance, and never looks for a derivation of an atom
+    required not to hold; every derivation of every node opened, as before, words the same lines
+    with more rules matched."""
+    from pybridge.why.graph import OpenedOnRead
+
+    situation = situation_from_data(_bench_boards().board(30, 3, mix=mix))
+    matched = []
+    for name in ("instances", "_recorded"):
+        real = getattr(Graph, name)
+        monkeypatch.setattr(Graph, name, lambda self, rule, *a, _real=real: matched.append(rule) or _real(self, rule, *a))
+    lean = [(v.action, v.because) for v in check(situation).verdicts]
+    lean_count = len(matched)
+    matched.clear()
+    every_rule = Graph.supports
+    monkeypatch.setattr(Graph, "supports", lambda self, atom, first_rule=False: every_rule(self, atom))
+
+    def opened_in_full(self, node_id):
+        node = self.graph.nodes.nodes[node_id]
+        if not node.expanded:
+            self.graph.expand(self.graph.nodes.atoms[node_id], one_level=True)
+        return node
+
+    monkeypatch.setattr(OpenedOnRead, "__getitem__", opened_in_full)
+    assert [(v.action, v.because) for v in check(situation).verdicts] == lean
+    assert sum(1 for _, said in lean if said) >= 5 and 0 < lean_count < len(matched)

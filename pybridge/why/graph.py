@@ -127,9 +127,14 @@ class Graph:
                 if all(want is None or want == have for want, have in zip(shapes[r.index], key[2]))]
         return found
 
-    def supports(self, atom: Symbol) -> list[tuple[Rule, dict[str, Symbol]]]:
+    def supports(self, atom: Symbol, *, first_rule: bool = False) -> list[tuple[Rule, dict[str, Symbol]]]:
+        """The instances that derive ``atom``, rule by rule in program order. ``first_rule``: only
+        those of the first rule that has any (the first derivation, all a because-line reads, is
+        among them; the later rules are not matched)."""
         found = []
         for rule in self._rules_for(atom):
+            if first_rule and found:
+                break
             if rule.support_only:  # rests_on/2: the supporting atoms, found in the answer
                 bindings = {}
                 if terms.unify(rule.head_pattern, atom, bindings):
@@ -374,10 +379,11 @@ class Graph:
             found = self._banners[signature] = frozenset(r.banner for r in self.by_signature.get(signature, ()))
         return found
 
-    def expand(self, atom: Symbol, *, one_level: bool = False) -> str:
+    def expand(self, atom: Symbol, *, one_level: bool = False, first_rule: bool = False) -> str:
         """The node of a derived atom, expanded down to the facts (every node once). ``one_level``:
         its derivations only, their premises named but not expanded (:class:`OpenedOnRead` expands
-        them when read), in a graph that is expanded so throughout."""
+        them when read), in a graph that is expanded so throughout. ``first_rule`` (with
+        ``one_level``): the derivations of its first rule that has any (see :meth:`supports`)."""
         node_id = self.nodes(atom, self._kind(atom))
         if node_id in self._expanded:
             return node_id
@@ -385,7 +391,7 @@ class Graph:
         node = self.nodes.nodes[node_id]
         if node.kind == "fact" and self.answer.is_fact(atom):
             return node_id
-        for rule, bindings in self.supports(atom):
+        for rule, bindings in self.supports(atom, first_rule=first_rule and one_level):
             node.derivations.append(self._derivation(atom, rule, bindings, one_level=one_level))
         node.kind = "derived" if node.derivations else node.kind
         node.expanded = True
@@ -483,10 +489,13 @@ class Graph:
         waived condition is not it; its cites stay as the why layer read them). ``one_level``: see
         :meth:`expand`."""
         player, action = g.pairs[key]
+        # The because-line reads a prohibition's first derivation, unless card text waived some of its
+        # conditions: then the first resting on none of them, and every derivation of what waived them.
+        first_rule = not any(reason.role == "waived" for reason in verdict.reasons)
         for reason in verdict.reasons:
             if reason.role == "blocked":
                 reason.node = self.expand(Function("forbidden", [player, action, clingo.String(reason.clause)]),
-                                          one_level=one_level)
+                                          one_level=one_level, first_rule=first_rule)
             elif reason.role == "waived":
                 atom = self._waived_atom(reason, key, g)
                 if atom is not None:
@@ -567,15 +576,16 @@ _tables_made: dict[int, tuple] = {}  # by the compiled program's id, with the pr
 class OpenedOnRead(Mapping):
     """A graph's nodes, each expanded one level when first read: what reads a few levels of a
     prohibition's graph (a plain check's because-line, :mod:`pybridge.why.reasons`) gets the
-    derivations a full expansion gives, without expanding the rest down to the facts."""
+    first derivation a full expansion gives, without expanding the rest down to the facts. An atom
+    required not to hold is read for its words alone: it has no derivation to look for."""
 
     def __init__(self, graph: Graph):
         self.graph = graph
 
     def __getitem__(self, node_id: str) -> Node:
         node = self.graph.nodes.nodes[node_id]
-        if not node.expanded:
-            self.graph.expand(self.graph.nodes.atoms[node_id], one_level=True)
+        if not node.expanded and node.kind != "absent":
+            self.graph.expand(self.graph.nodes.atoms[node_id], one_level=True, first_rule=True)
         return node
 
     def peek(self, node_id: str) -> Node:
