@@ -12,7 +12,9 @@ bench/speed.py's floor column) is measured for three programs:
   firing    the named files' rules kept only where they have a ground instance on the board (an
             oracle's trim of those files alone, bench/oracle.py), the rest as it is: what the
             files would cost if a rule that does nothing on the board cost nothing;
-  without   the named files left out altogether (no abilities at all, for the default files).
+  without   the named files left out altogether (no abilities at all, for the default files);
+and `no facts`: the whole program with no facts at all, what plain clingo pays for the rules
+before any board (parsing them, and grounding where nothing can fire).
 The answer of `firing` is checked to be the whole program's. Each run is a process of its own
 (clingo keeps every symbol a process makes), the programs taken in turns and in alternating order,
 so the machine's load falls on all alike; medians, and the ratio to `whole`, are printed.
@@ -42,6 +44,7 @@ from boards import board  # noqa: E402
 COMPOSED = ("abilities.lp", "ability_steps.lp", "ability_conditions.lp", "selectors.lp", "ability_bans.lp")
 MAIN_LP = ROOT / "asp" / "berserk" / "main.lp"
 PROGRAMS = ("whole", "firing", "without")
+NO_FACTS = "no facts"  # the whole program on an empty facts file
 
 
 def board_facts(spec: str) -> str:
@@ -81,18 +84,22 @@ def write_programs(folder: Path, spec: str, files: frozenset[str]) -> tuple[Path
     (folder / "whole.lp").write_text(whole, encoding="utf-8")
     (folder / "firing.lp").write_text(firing, encoding="utf-8")
     (folder / "without.lp").write_text(oracle.text_without(MAIN_LP, files), encoding="utf-8")
+    (folder / "empty.lp").write_text("", encoding="utf-8")
     return folder / "facts.lp", fired, with_body
 
 
 def measure_board(spec: str, files: frozenset[str], rounds: int, runs: int) -> dict[str, list[float]]:
     """Each program's floors on one board, in processes of their own taken in turns."""
-    times: dict[str, list[float]] = {name: [] for name in PROGRAMS}
+    times: dict[str, list[float]] = {name: [] for name in (*PROGRAMS, NO_FACTS)}
     with tempfile.TemporaryDirectory() as tmp:
         facts, fired, with_body = write_programs(Path(tmp), spec, files)
+        runs_of = {name: (Path(tmp) / f"{name}.lp", facts) for name in PROGRAMS}
+        runs_of[NO_FACTS] = (Path(tmp) / "whole.lp", Path(tmp) / "empty.lp")
         for round_ in range(rounds):
-            for name in PROGRAMS if round_ % 2 == 0 else PROGRAMS[::-1]:
-                done = subprocess.run([sys.executable, __file__, "--child", str(Path(tmp) / f"{name}.lp"), str(facts),
-                                       str(runs)], capture_output=True, text=True, check=True)
+            for name in runs_of if round_ % 2 == 0 else list(runs_of)[::-1]:
+                program, given = runs_of[name]
+                done = subprocess.run([sys.executable, __file__, "--child", str(program), str(given), str(runs)],
+                                      capture_output=True, text=True, check=True)
                 times[name].extend(json.loads(done.stdout)[1:])  # the first run of a process warms it
     times["rules"] = [fired, with_body]
     return times
@@ -121,7 +128,7 @@ def main() -> int:
         whole = statistics.median(times["whole"])
         fired, with_body = times["rules"]
         cells = "  ".join(f"{name} {statistics.median(times[name]):.1f} ms ({statistics.median(times[name]) / whole:.2f})"
-                          for name in PROGRAMS)
+                          for name in (*PROGRAMS, NO_FACTS))
         print(f"board {spec}: {cells}; the part's rules firing {fired} of {with_body}", flush=True)
     return 0
 
