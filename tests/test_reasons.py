@@ -270,3 +270,17 @@ def test_a_plain_check_matches_only_the_rules_its_lines_read(mix, monkeypatch):
     monkeypatch.setattr(OpenedOnRead, "__getitem__", opened_in_full)
     assert [(v.action, v.because) for v in check(situation).verdicts] == lean
     assert sum(1 for _, said in lean if said) >= 5 and 0 < lean_count < len(matched)
+
+
+def test_a_plain_check_words_each_atom_once(monkeypatch):
+    """Not a timing: the verdicts of one check share premises, and each atom is worded once for all
+    the because-lines that name it."""
+    import pybridge.why.reasons as reasons_module
+
+    situation = situation_from_data(_bench_boards().board(30, 3))
+    worded = []
+    real = reasons_module._said
+    monkeypatch.setattr(reasons_module, "_said", lambda node, phrases: worded.append(node.atom) or real(node, phrases))
+    lines = [v.because for v in check(situation).verdicts if v.because]
+    assert len(lines) >= 5 and len(worded) == len(set(worded))
+    assert sum(line.count(",") + line.count(" and ") + 1 for line in lines) > len(worded)  # atoms were shared

@@ -30,19 +30,22 @@ def _config(phrases: Mapping[str, str]) -> tuple[frozenset[str], frozenset[str],
 
 
 def deciding_conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str], *,
-                        open_context: bool = False, set_aside: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+                        open_context: bool = False, set_aside: frozenset[str] = frozenset(),
+                        said: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(node id, words) of each condition the atom ``node_id`` rests on, in the order of its first
     derivation's body; an atom required not to hold is said as "it does not hold that ...".
     ``open_context``: a context premise of the same clause is opened up rather than left out (a
     prohibition that rests on nothing but its action being possible: the condition is there).
     ``set_aside``: premises that decide nothing (a condition card text waived): the atom's first
-    derivation resting on none of them is the one worded."""
+    derivation resting on none of them is the one worded. ``said``: the words of atoms worded
+    before, by atom (the verdicts of one check share many premises)."""
     found: list[tuple[str, str]] = []
-    _Walk(nodes, phrases, open_context, set_aside, *_config(phrases), found, set()).walk(node_id, 0)
-    said: dict[str, tuple[str, str]] = {}
+    _Walk(nodes, phrases, open_context, set_aside, *_config(phrases), found, set(),
+          {} if said is None else said).walk(node_id, 0)
+    by_words: dict[str, tuple[str, str]] = {}
     for node_id_, words in found:
-        said.setdefault(words, (node_id_, words))
-    return list(said.values())
+        by_words.setdefault(words, (node_id_, words))
+    return list(by_words.values())
 
 
 class _Walk(NamedTuple):
@@ -58,6 +61,13 @@ class _Walk(NamedTuple):
     kept: frozenset[str]
     found: list[tuple[str, str]]
     opened: set[str]
+    said: dict[str, str]
+
+    def words(self, node: Node) -> str:
+        found = self.said.get(node.atom)
+        if found is None:
+            found = self.said[node.atom] = _said(node, self.phrases)
+        return found
 
     def walk(self, current: str, depth: int) -> None:
         node = self.nodes.get(current)
@@ -71,7 +81,7 @@ class _Walk(NamedTuple):
                 continue  # left out unread: reading a node expands it (OpenedOnRead)
             if predicate not in self.through and not _may_be_of(self.nodes, premise_id, derivation.clause):
                 if predicate not in self.context:  # not of the same clause: said as it is, unread
-                    self.found.append((premise_id, _said(_peek(self.nodes, premise_id), self.phrases)))
+                    self.found.append((premise_id, self.words(_peek(self.nodes, premise_id))))
                 continue
             premise = self.nodes[premise_id]
             same_clause = (bool(premise.derivations) and premise.derivations[0].clause == derivation.clause
@@ -83,11 +93,11 @@ class _Walk(NamedTuple):
             if premise.derivations and (predicate in self.through or (same_clause and depth < _OPEN_DEPTH)):
                 self.walk(premise_id, depth + 1)
             else:
-                self.found.append((premise_id, _said(premise, self.phrases)))
+                self.found.append((premise_id, self.words(premise)))
         for absent_id in derivation.absent:
             absent = self.nodes[absent_id]
             if absent.predicate not in self.context:
-                self.found.append((absent_id, f"it does not hold that {_said(absent, self.phrases)}"))
+                self.found.append((absent_id, f"it does not hold that {self.words(absent)}"))
 
 
 def _standing(derivations: list[Derivation], set_aside: frozenset[str]) -> Derivation:
@@ -127,9 +137,9 @@ def _may_be_of(nodes: Mapping[str, Node], node_id: str, clause: str | None) -> b
 
 
 def _conditions(nodes: Mapping[str, Node], node_id: str, phrases: Mapping[str, str],
-                set_aside: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
-    return (deciding_conditions(nodes, node_id, phrases, set_aside=set_aside)
-            or deciding_conditions(nodes, node_id, phrases, open_context=True, set_aside=set_aside))
+                set_aside: frozenset[str] = frozenset(), said: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    return (deciding_conditions(nodes, node_id, phrases, set_aside=set_aside, said=said)
+            or deciding_conditions(nodes, node_id, phrases, open_context=True, set_aside=set_aside, said=said))
 
 
 def _joined(parts: list[str]) -> str:
@@ -139,11 +149,11 @@ def _joined(parts: list[str]) -> str:
 
 
 def because(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[str, str],
-            headings: Mapping[str, str] | None = None) -> str | None:
+            headings: Mapping[str, str] | None = None, said: dict[str, str] | None = None) -> str | None:
     """The deciding condition of an illegal verdict, read off the graph nodes its blocking reasons
     point at; with several blocking clauses, each one's condition followed by its clause. A clause
     whose condition is its action alone (X declared as 0) is said by its heading. None for a legal
-    verdict, or where no node is expanded."""
+    verdict, or where no node is expanded. ``said``: see :func:`deciding_conditions`."""
     if verdict.verdict != "illegal":
         return None
     found: dict[str, str] = {}  # words -> the first clause they decide
@@ -151,7 +161,7 @@ def because(nodes: Mapping[str, Node], verdict: Verdict, phrases: Mapping[str, s
         if reason.role != "blocked" or reason.node is None:
             continue
         set_aside = _waived_conditions(nodes, verdict, reason.clause)
-        words = _joined([w for _, w in _conditions(nodes, reason.node, phrases, set_aside)])
+        words = _joined([w for _, w in _conditions(nodes, reason.node, phrases, set_aside, said)])
         if not words and headings and headings.get(reason.clause):
             words = f"{reason.clause} says: {headings[reason.clause]}"
         if words:
@@ -209,6 +219,7 @@ def word_verdicts(verdicts: list[Verdict], nodes: Mapping[str, Node], phrases: M
                   headings: Mapping[str, str] | None = None) -> None:
     """Set each verdict's ``because`` (from the graph ``nodes`` its blocking reasons point at) and
     ``assuming``. ``headings``: clause id -> heading."""
+    said: dict[str, str] = {}
     for v in verdicts:
-        v.because = because(nodes, v, phrases, headings)
+        v.because = because(nodes, v, phrases, headings, said)
         v.assuming = assuming(v, phrases)
