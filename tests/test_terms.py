@@ -7,7 +7,7 @@ import itertools
 import clingo
 from clingo import Function, Number, String, Tuple_
 
-from pybridge.ground.terms import ident, read, signature_of, text, unify
+from pybridge.ground.terms import builder, ident, read, signature_of, text, unify
 
 # The same terms three ways: built in Python, parsed from text, and read off a model.
 TEXTS = ['a', 'b', '"a"', '"p1"', '1', '-3', 'f(1)', 'f(1,"x")', 'f("x",1)', '(1,2)', '(1,)', 'f(g(h))',
@@ -64,6 +64,16 @@ def test_unify_binds_variables_and_refuses_what_differs():
     assert not unify(["f", "strike", [["v", "C"], ["v", "C"], ["v", "D"]]], atom, {})  # C twice, two values
     assert unify(["f", "p", [["v", "C"], ["v", "C"]]], clingo.parse_term('p("a","a")'), {})
     assert not unify(["s", "c1"], Number(1), {}) and not unify(["n", 1], String("1"), {})
+
+
+def test_a_built_term_is_made_once_and_is_clingos_own():
+    """terms.builder makes a compound term once per process: building it again under equal bindings
+    gives the same Symbol, equal to the one clingo makes, and other arguments another."""
+    build = builder(["f", "strike", [["v", "C"], ["t", [["n", 1], ["v", "S"]]]]])
+    first = build({"C": String("c1"), "S": Function("x")})
+    assert first == clingo.parse_term('strike("c1",(1,x))')
+    assert build({"C": String("c1"), "S": Function("x")}) is first
+    assert build({"C": String("c2"), "S": Function("x")}) != first
 
 
 def test_arithmetic_is_clingos():

@@ -131,6 +131,22 @@ def _exact(operator: str, a: int, b: int) -> int:
     return a ^ b
 
 
+_made: dict[tuple, Symbol] = {}
+
+
+def _function(name: str, arguments: list[Symbol]) -> Symbol:
+    """``Function(name, arguments)``, made once per process: a graph builds the same premise for many
+    derivations, and a look-up by the arguments' identities (:func:`ident`) costs a fraction of the
+    calls into clingo that making a Symbol takes."""
+    key = (name, *[a._rep for a in arguments])
+    found = _made.get(key)
+    if found is None:
+        if len(_made) > 200_000:  # symbols live as long as the process; keep the cache bounded
+            _made.clear()
+        found = _made[key] = Function(name, arguments)
+    return found
+
+
 def builder(p: Pattern) -> Callable[[Bindings], Symbol]:
     """A function building the Symbol of the pattern under bindings."""
     tag = p[0]
@@ -149,7 +165,7 @@ def builder(p: Pattern) -> Callable[[Bindings], Symbol]:
     if tag in ("f", "t"):
         name = p[1] if tag == "f" else ""
         parts = [builder(a) for a in (p[2] if tag == "f" else p[1])]
-        return lambda b: Function(name, [part(b) for part in parts])
+        return lambda b: _function(name, [part(b) for part in parts])
     if tag == "op":
         operator, left, right = p[1], builder(p[2]), builder(p[3])
 
