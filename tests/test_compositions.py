@@ -63,6 +63,10 @@ def catalogue_with(tmp_path: Path, monkeypatch, composition: str):
     ("{use: triggered, trigger: on_strkie, do: [{wound: 2}]}", "trigger", ["did you mean 'on_strike'"]),
     ("{use: constant}", "features[0].ability", ["needs 'do'"]),
     ("{use: constant, do: [{modify: {by: 1}}]}", "do[0].modify", ["needs 'value'"]),
+    ("{use: constant, do: [{permit: {what: defend_any_number, against: {element: mountains}}}]}",
+     "do[0].permit.against", ["the rules do not read 'against' on a permit step", "no permit step takes it"]),
+    ("{use: constant, do: [{forbid: {what: move, against: {element: mountains}}}]}", "do[0].forbid.against",
+     ["with 'move'", "only with 'attack', 'be_answered', 'be_defended'"]),
 ])
 def test_a_composition_that_does_not_fit_is_refused_naming_card_feature_field_and_nearest_word(
         tmp_path, monkeypatch, composition, field, words):
@@ -78,6 +82,12 @@ def test_a_composition_that_does_not_fit_is_refused_naming_card_feature_field_an
 def test_a_valid_composition_loads(tmp_path, monkeypatch):
     game = catalogue_with(tmp_path, monkeypatch, "{use: activated, cost: tap, aim: {side: enemies, reach: adjacent}, "
                                                  "do: [{wound: {amount: 2, on_roll: [5, 6]}}, close]}")
+    assert "Испытатель" in game.cards
+
+
+def test_a_step_parameter_read_with_some_words_loads_with_them(tmp_path, monkeypatch):
+    """`against` on a forbid step with a word the rules read it with (a ban on attacking closed cards)."""
+    game = catalogue_with(tmp_path, monkeypatch, "{use: constant, do: [{forbid: {what: attack, against: {status: closed}}}]}")
     assert "Испытатель" in game.cards
 
 

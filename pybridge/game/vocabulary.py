@@ -162,6 +162,9 @@ class Primitive(Struct, frozen=True):
     summary: str
     params: Mapping[str, Parameter]
     main: str | None = None
+    # (parameter, the words of ``main`` it is taken with): a step parameter the rules read on this
+    # primitive only with those words (vocabulary `step_params: ... only_with:`).
+    bound: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class Property(Struct, frozen=True):
@@ -510,6 +513,14 @@ class Vocabulary(Struct, frozen=True, dict=True):
         missing = [p.name for p in primitive.params.values() if p.required and p.name not in params]
         if missing:
             return (), f"the primitive {primitive.name!r} needs {', '.join(repr(m) for m in missing)}"
+        for param, words in primitive.bound:
+            word = params.get(primitive.main)
+            if param in params and word not in words:
+                if not words:
+                    return (param,), (f"the rules do not read {param!r} on a {primitive.name} step: "
+                                      f"no {primitive.name} step takes it")
+                return (param,), (f"the rules do not read {param!r} on a {primitive.name} step with {word!r}: "
+                                  f"a {primitive.name} step takes it only with {', '.join(repr(w) for w in words)}")
         return None
 
     def accepts(self, t: ValueType, value: Any) -> bool:
@@ -879,6 +890,25 @@ class _Reader:
             modelled=bool(spec.get("modelled", inherited.modelled if inherited else True)),
         )
 
+    def step_params(self, specs: Mapping[str, Any]) -> tuple[dict[str, Parameter], dict[str, Mapping[str, list]]]:
+        """The parameters every step takes, and, per parameter, the primitives that take it only with
+        some words of their main parameter (`only_with`: primitive -> words; none: not at all). Its
+        summary says so, as the vocabulary reference shows it."""
+        params, only_with = {}, {}
+        for p, ps in specs.items():
+            parameter = self.parameter(str(p), ps, f"step_params.{p}", None)
+            bound = (ps or {}).get("only_with") or {}
+            if not isinstance(bound, Mapping) or not all(isinstance(w, list) for w in bound.values()):
+                self.fail("only_with maps a primitive to the list of words it takes the parameter with",
+                          f"step_params.{p}.only_with")
+            if bound:
+                only_with[str(p)] = bound
+                said = "; ".join(f"on {n} steps only with {', '.join(f'`{w}`' for w in words)}" if words
+                                 else f"not on {n} steps" for n, words in bound.items())
+                parameter = replace(parameter, summary=f"{parameter.summary} The rules read it {said}.")
+            params[str(p)] = parameter
+        return params, only_with
+
     def word_section(self, key: str) -> dict[str, Word]:
         return {str(name): Word(str(name), self.clauses(spec or {}), str((spec or {}).get("summary", "")),
                                 bool((spec or {}).get("modelled", True)), tuple((spec or {}).get("covers", ())))
@@ -911,8 +941,7 @@ class _Reader:
             features[str(name)] = Feature(str(name), self.clauses(spec), str(spec.get("summary", "")),
                                           bool(spec.get("modelled", True)), params, bool(spec.get("declarable", False)),
                                           composed, template)
-        step_params = {str(p): self.parameter(str(p), ps, f"step_params.{p}", None)
-                       for p, ps in (d.get("step_params") or {}).items()}
+        step_params, only_with = self.step_params(d.get("step_params") or {})
         primitives = {}
         for name, spec in (d.get("primitives") or {}).items():
             params = {str(p): self.parameter(str(p), ps, f"primitives.{name}.params.{p}", None)
@@ -921,8 +950,15 @@ class _Reader:
             main = spec.get("main")
             if main is not None and main not in params:
                 self.fail(f"main names no parameter of the primitive: {main!r}", f"primitives.{name}.main")
+            bound = tuple((param, tuple(map(str, by_primitive[name])))
+                          for param, by_primitive in only_with.items() if name in by_primitive)
+            if bound and main is None:
+                self.fail(f"only_with names {name!r}, a primitive with no main parameter", "step_params")
             primitives[str(name)] = Primitive(str(name), self.clauses(spec), str(spec.get("summary", "")), params,
-                                              main)
+                                              main, bound)
+        unknown = sorted({n for by_primitive in only_with.values() for n in by_primitive} - set(primitives))
+        if unknown:
+            self.fail(f"only_with names no primitive: {unknown[0]!r}", "step_params")
         properties = {
             str(n): Property(str(n), self.bounded(self.value_type(s["type"], f"properties.{n}"), s), self.clauses(s),
                              str(s.get("summary", "")), bool(s.get("modelled", True)), bool(s.get("settable", False)),
