@@ -67,6 +67,8 @@ def catalogue_with(tmp_path: Path, monkeypatch, composition: str):
      "do[0].permit.against", ["the rules do not read 'against' on a permit step", "no permit step takes it"]),
     ("{use: constant, do: [{forbid: {what: move, against: {element: mountains}}}]}", "do[0].forbid.against",
      ["with 'move'", "only with 'attack', 'be_answered', 'be_defended'"]),
+    ("{use: activated, do: [{wound: {amount: 2, against: {element: mountains}}}]}", "do[0].wound.against",
+     ["no wound step takes it"]),
 ])
 def test_a_composition_that_does_not_fit_is_refused_naming_card_feature_field_and_nearest_word(
         tmp_path, monkeypatch, composition, field, words):

@@ -890,22 +890,26 @@ class _Reader:
             modelled=bool(spec.get("modelled", inherited.modelled if inherited else True)),
         )
 
-    def step_params(self, specs: Mapping[str, Any]) -> tuple[dict[str, Parameter], dict[str, Mapping[str, list]]]:
-        """The parameters every step takes, and, per parameter, the primitives that take it only with
-        some words of their main parameter (`only_with`: primitive -> words; none: not at all). Its
-        summary says so, as the vocabulary reference shows it."""
+    def step_params(self, specs: Mapping[str, Any]) -> tuple[dict[str, Parameter], dict[str, Mapping[str, Any]]]:
+        """The parameters every step takes, and, per parameter the rules read on some primitives only,
+        those primitives (`only_with`: primitive -> `all`, or the words of its main parameter it is
+        read with; a primitive not named does not take it). Its summary says so, as the vocabulary
+        reference shows it."""
         params, only_with = {}, {}
         for p, ps in specs.items():
             parameter = self.parameter(str(p), ps, f"step_params.{p}", None)
             bound = (ps or {}).get("only_with") or {}
-            if not isinstance(bound, Mapping) or not all(isinstance(w, list) for w in bound.values()):
-                self.fail("only_with maps a primitive to the list of words it takes the parameter with",
+            if not isinstance(bound, Mapping) or not all(w == "all" or isinstance(w, list) for w in bound.values()):
+                self.fail("only_with maps a primitive to `all` or to the words it takes the parameter with",
                           f"step_params.{p}.only_with")
             if bound:
                 only_with[str(p)] = bound
-                said = "; ".join(f"on {n} steps only with {', '.join(f'`{w}`' for w in words)}" if words
-                                 else f"not on {n} steps" for n, words in bound.items())
-                parameter = replace(parameter, summary=f"{parameter.summary} The rules read it {said}.")
+                every = [n for n, words in bound.items() if words == "all"]
+                said = "; ".join([f"on {', '.join(every)} steps"] * bool(every) + [
+                    f"on {n} steps only with {', '.join(f'`{w}`' for w in words)}"
+                    for n, words in bound.items() if words != "all"])
+                parameter = replace(parameter, summary=f"{parameter.summary} The rules read it {said}; "
+                                                       "no other step takes it.")
             params[str(p)] = parameter
         return params, only_with
 
@@ -950,9 +954,9 @@ class _Reader:
             main = spec.get("main")
             if main is not None and main not in params:
                 self.fail(f"main names no parameter of the primitive: {main!r}", f"primitives.{name}.main")
-            bound = tuple((param, tuple(map(str, by_primitive[name])))
-                          for param, by_primitive in only_with.items() if name in by_primitive)
-            if bound and main is None:
+            bound = tuple((param, tuple(map(str, by_primitive.get(name, ()))))
+                          for param, by_primitive in only_with.items() if by_primitive.get(name) != "all")
+            if any(words for _, words in bound) and main is None:
                 self.fail(f"only_with names {name!r}, a primitive with no main parameter", "step_params")
             primitives[str(name)] = Primitive(str(name), self.clauses(spec), str(spec.get("summary", "")), params,
                                               main, bound)
