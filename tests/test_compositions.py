@@ -110,3 +110,20 @@ def test_a_keyword_template_is_filled_from_the_cards_parameters():
     assert 'feature_param("k",strike_over_row,cost,tap)' in facts
     assert 'ability_step("k",special_strike,1,wound)' in facts
     assert not any(f.startswith('ability_step("k",special_strike,2') for f in facts)
+
+
+def test_a_catalogue_that_passed_is_checked_again_only_once_a_file_changes(tmp_path, monkeypatch):
+    """The cache folder records a catalogue that passed its check (a tenth of a command's start):
+    the same files are not checked again, and a changed card file is, and refused."""
+    checked = []
+    real = catalogue.check_catalogue
+    monkeypatch.setattr(catalogue, "check_catalogue", lambda *args: checked.append(args[0]) or real(*args))
+    monkeypatch.setenv("CCG_JUDGE_CACHE", str(tmp_path / "cache"))
+    for copy in ("first", "second"):  # the same content in another folder
+        (tmp_path / copy).mkdir()
+        assert "Испытатель" in catalogue_with(tmp_path / copy, monkeypatch, "{use: activated, do: [{wound: 2}]}").cards
+    assert checked == ["berserk"]
+    (tmp_path / "changed").mkdir()
+    with pytest.raises(JudgeError, match="did you mean 'wound'"):
+        catalogue_with(tmp_path / "changed", monkeypatch, "{use: activated, do: [{wund: 2}]}")
+    assert checked == ["berserk", "berserk"]

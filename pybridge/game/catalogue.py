@@ -11,9 +11,11 @@ from typing import Any
 from msgspec import Struct, field
 
 from pybridge.errors import JudgeError, close_matches
+from pybridge.game import cache as cache_folder
+from pybridge.game import vocabulary as vocabulary_module
 from pybridge.game.cache import read_game_yaml
 from pybridge.game.encodings import asp_root, game_dir
-from pybridge.game.vocabulary import Context, Vocabulary, load_vocabulary
+from pybridge.game.vocabulary import FILE_NAME as VOCABULARY_FILE, Context, Vocabulary, load_vocabulary
 
 
 CLAUSE_KINDS = ("rule", "vocabulary", "bookkeeping")
@@ -244,11 +246,15 @@ def _vocabulary_words(data: dict[str, Any]) -> set[str]:
     return {word for word in words - named if "_" in word}
 
 
+def _card_files(directory: Path, main_file: str | None) -> list[Path]:
+    """The game's cards file, then every set file under sets/."""
+    return ([directory / main_file] if main_file else []) + sorted((directory / "sets").glob("*.yaml"))
+
+
 def _cards(directory: Path, main_file: str | None) -> dict[str, dict[str, Any]]:
     """The card catalogue: the game's cards file, then every set file under sets/ (each
     card of a set file is stamped with the file's `set`). A name may appear only once."""
-    paths = [directory / main_file] if main_file else []
-    paths += sorted((directory / "sets").glob("*.yaml"))
+    paths = _card_files(directory, main_file)
     cards: dict[str, dict[str, Any]] = {}
     found_in: dict[str, str] = {}
     for path in paths:
@@ -284,6 +290,28 @@ def check_catalogue(game: str, directory: Path, cards: dict[str, dict[str, Any]]
         vocabulary.check_features(entry.get("features") or [], ("features",), fail, Context())
 
 
+# What a catalogue's check is keyed by besides its files: the code that checks it.
+_CHECKING_CODE = (Path(__file__), Path(vocabulary_module.__file__))
+
+
+def _check_catalogue_once(game: str, directory: Path, cards: dict[str, dict[str, Any]], files: list[Path]) -> None:
+    """:func:`check_catalogue`, skipped where the cache folder records that the same card files
+    passed it under the same vocabulary and checking code (a check of 200 cards is a tenth of a
+    command's start); a catalogue that fails is never recorded, so it fails every time."""
+    vocabulary_file = directory / VOCABULARY_FILE
+    if cache_folder.cache_dir() is None or not vocabulary_file.is_file():
+        check_catalogue(game, directory, cards)
+        return
+    key = cache_folder.combined_key(["catalogue checked", *(cache_folder.content_key(p) for p in
+                                                            (*files, vocabulary_file, *_CHECKING_CODE))])
+    name = f"data-{key[:24]}-checked.json"
+    if cache_folder.read_json(name) is True:
+        return
+    check_catalogue(game, directory, cards)
+    cache_folder.write_json(name, True)
+    cache_folder.save_fingerprints()
+
+
 @cache
 def load_game(name: str) -> Game:
     directory = game_dir(name)
@@ -293,7 +321,7 @@ def load_game(name: str) -> Game:
     clauses.update(_clauses(game_clauses))
     examples = {str(e["id"]): e for e in game_clauses.get("examples", []) or []}
     cards = _cards(directory, meta.get("cards"))
-    check_catalogue(name, directory, cards)
+    _check_catalogue_once(name, directory, cards, _card_files(directory, meta.get("cards")))
     options = {
         key: Option(key, str(spec["default"]), {str(k): str(v) for k, v in spec["values"].items()})
         for key, spec in (meta.get("options") or {}).items()
