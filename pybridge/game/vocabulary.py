@@ -162,8 +162,8 @@ class Primitive(Struct, frozen=True):
     summary: str
     params: Mapping[str, Parameter]
     main: str | None = None
-    # (parameter, the words of ``main`` it is taken with): a step parameter the rules read on this
-    # primitive only with those words (vocabulary `step_params: ... only_with:`).
+    # (parameter, the words of ``main`` it is taken with; none: it is not taken at all): a step
+    # parameter the rules read on some primitives or words only (vocabulary `step_params: only_with`).
     bound: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
@@ -905,9 +905,10 @@ class _Reader:
             if bound:
                 only_with[str(p)] = bound
                 every = [n for n, words in bound.items() if words == "all"]
-                said = "; ".join([f"on {', '.join(every)} steps"] * bool(every) + [
-                    f"on {n} steps only with {', '.join(f'`{w}`' for w in words)}"
-                    for n, words in bound.items() if words != "all"])
+                parts = [f"on {', '.join(every)} steps"] if every else []
+                parts += [f"on {n} steps only with {', '.join(f'`{w}`' for w in words)}"
+                          for n, words in bound.items() if words != "all"]
+                said = "; ".join(parts)
                 parameter = replace(parameter, summary=f"{parameter.summary} The rules read it {said}; "
                                                        "no other step takes it.")
             params[str(p)] = parameter
