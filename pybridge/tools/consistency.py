@@ -493,6 +493,12 @@ Progress = Callable[[str], None]
 # The search
 
 
+def generator_of(game_name: str) -> Path:
+    """The game's ``generator.lp``: the search's own program, which makes its situations (a game
+    without one cannot be searched)."""
+    return load_game(game_name).directory / "generator.lp"
+
+
 @dataclass
 class SearchProgram:
     """The generator, the rules and the invariants of one game, ready to ground."""
@@ -509,7 +515,7 @@ class SearchProgram:
     def load(cls, game_name: str, bounds: Bounds) -> SearchProgram:
         game = load_game(game_name)
         rules = parse_rules(entry_file(game_name, game.entry))
-        generator_file = game.directory / "generator.lp"
+        generator_file = generator_of(game_name)
         if not generator_file.is_file():
             raise JudgeError(f"{game_name} has no generator.lp: the consistency search cannot make its situations",
                              field="--game")

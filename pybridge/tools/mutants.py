@@ -349,8 +349,8 @@ QUICK_BOARDS = 5
 
 
 def _has_generator(game: str) -> bool:
-    from pybridge.game.catalogue import load_game
-    return (load_game(game).directory / "generator.lp").is_file()
+    from pybridge.tools.consistency import generator_of
+    return generator_of(game).is_file()
 
 
 def _quick_bounds():
