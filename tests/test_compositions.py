@@ -66,7 +66,9 @@ def catalogue_with(tmp_path: Path, monkeypatch, composition: str):
     ("{use: constant, do: [{permit: {what: defend_any_number, against: {element: mountains}}}]}",
      "do[0].permit.against", ["the rules do not read 'against' on a permit step", "no permit step takes it"]),
     ("{use: constant, do: [{forbid: {what: move, against: {element: mountains}}}]}", "do[0].forbid.against",
-     ["with 'move'", "only with 'attack', 'be_answered', 'be_defended'"]),
+     ["with what 'move'", "only with 'attack', 'be_answered', 'be_defended'"]),
+    ("{use: constant, do: [{modify: {value: health, by: 2, against: {element: mountains}}}]}",
+     "do[0].modify.against", ["with value 'health'", "only with 'strike', 'damage'"]),
     ("{use: activated, do: [{wound: {amount: 2, against: {element: mountains}}}]}", "do[0].wound.against",
      ["no wound step takes it"]),
 ])

@@ -162,9 +162,10 @@ class Primitive(Struct, frozen=True):
     summary: str
     params: Mapping[str, Parameter]
     main: str | None = None
-    # (parameter, the words of ``main`` it is taken with; none: it is not taken at all): a step
-    # parameter the rules read on some primitives or words only (vocabulary `step_params: only_with`).
-    bound: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (parameter, the parameter whose word decides, the words it is taken with; None, (): it is not
+    # taken at all): a step parameter the rules read on some primitives or words only (vocabulary
+    # `step_params: only_with`).
+    bound: tuple[tuple[str, str | None, tuple[str, ...]], ...] = ()
 
 
 class Property(Struct, frozen=True):
@@ -513,14 +514,16 @@ class Vocabulary(Struct, frozen=True, dict=True):
         missing = [p.name for p in primitive.params.values() if p.required and p.name not in params]
         if missing:
             return (), f"the primitive {primitive.name!r} needs {', '.join(repr(m) for m in missing)}"
-        for param, words in primitive.bound:
-            word = params.get(primitive.main)
-            if param in params and word not in words:
-                if not words:
-                    return (param,), (f"the rules do not read {param!r} on a {primitive.name} step: "
-                                      f"no {primitive.name} step takes it")
-                return (param,), (f"the rules do not read {param!r} on a {primitive.name} step with {word!r}: "
-                                  f"a {primitive.name} step takes it only with {', '.join(repr(w) for w in words)}")
+        for param, deciding, words in primitive.bound:
+            if param not in params:
+                continue
+            if deciding is None:
+                return (param,), (f"the rules do not read {param!r} on a {primitive.name} step: "
+                                  f"no {primitive.name} step takes it")
+            word = params.get(deciding)
+            if word not in words:
+                return (param,), (f"the rules do not read {param!r} on a {primitive.name} step with {deciding} "
+                                  f"{word!r}: it takes it only with {', '.join(repr(w) for w in words)}")
         return None
 
     def accepts(self, t: ValueType, value: Any) -> bool:
@@ -892,27 +895,41 @@ class _Reader:
 
     def step_params(self, specs: Mapping[str, Any]) -> tuple[dict[str, Parameter], dict[str, Mapping[str, Any]]]:
         """The parameters every step takes, and, per parameter the rules read on some primitives only,
-        those primitives (`only_with`: primitive -> `all`, or the words of its main parameter it is
-        read with; a primitive not named does not take it). Its summary says so, as the vocabulary
+        those primitives (`only_with`: primitive -> `all`, or {its parameter: the words it is read
+        with}; a primitive not named does not take it). Its summary says so, as the vocabulary
         reference shows it."""
         params, only_with = {}, {}
         for p, ps in specs.items():
             parameter = self.parameter(str(p), ps, f"step_params.{p}", None)
             bound = (ps or {}).get("only_with") or {}
-            if not isinstance(bound, Mapping) or not all(w == "all" or isinstance(w, list) for w in bound.values()):
-                self.fail("only_with maps a primitive to `all` or to the words it takes the parameter with",
-                          f"step_params.{p}.only_with")
+            if not isinstance(bound, Mapping) or not all(
+                    w == "all" or (isinstance(w, Mapping) and len(w) == 1 and isinstance(next(iter(w.values())), list))
+                    for w in bound.values()):
+                self.fail("only_with maps a primitive to `all` or to {one of its parameters: the words it is read "
+                          "with}", f"step_params.{p}.only_with")
             if bound:
                 only_with[str(p)] = bound
                 every = [n for n, words in bound.items() if words == "all"]
                 parts = [f"on {', '.join(every)} steps"] if every else []
-                parts += [f"on {n} steps only with {', '.join(f'`{w}`' for w in words)}"
-                          for n, words in bound.items() if words != "all"]
+                parts += [f"on {n} steps only with {k} {', '.join(f'`{w}`' for w in ws)}"
+                          for n, words in bound.items() if words != "all" for k, ws in words.items()]
                 said = "; ".join(parts)
                 parameter = replace(parameter, summary=f"{parameter.summary} The rules read it {said}; "
                                                        "no other step takes it.")
             params[str(p)] = parameter
         return params, only_with
+
+    def bound_by(self, param: str, words: Mapping[str, list] | None, primitive: str,
+                 params: Mapping[str, Parameter]) -> tuple[str, str | None, tuple[str, ...]]:
+        """How a primitive takes a step parameter `only_with` names: (the parameter, the primitive's
+        parameter whose word decides, those words); (param, None, ()) where it does not take it."""
+        if words is None:
+            return param, None, ()
+        (deciding, taken), = words.items()
+        if deciding not in params:
+            self.fail(f"only_with names {deciding!r}, no parameter of the primitive {primitive!r}",
+                      f"step_params.{param}.only_with.{primitive}")
+        return param, str(deciding), tuple(map(str, taken))
 
     def word_section(self, key: str) -> dict[str, Word]:
         return {str(name): Word(str(name), self.clauses(spec or {}), str((spec or {}).get("summary", "")),
@@ -955,10 +972,8 @@ class _Reader:
             main = spec.get("main")
             if main is not None and main not in params:
                 self.fail(f"main names no parameter of the primitive: {main!r}", f"primitives.{name}.main")
-            bound = tuple((param, tuple(map(str, by_primitive.get(name, ()))))
+            bound = tuple(self.bound_by(param, by_primitive.get(name), str(name), params)
                           for param, by_primitive in only_with.items() if by_primitive.get(name) != "all")
-            if any(words for _, words in bound) and main is None:
-                self.fail(f"only_with names {name!r}, a primitive with no main parameter", "step_params")
             primitives[str(name)] = Primitive(str(name), self.clauses(spec), str(spec.get("summary", "")), params,
                                               main, bound)
         unknown = sorted({n for by_primitive in only_with.values() for n in by_primitive} - set(primitives))
