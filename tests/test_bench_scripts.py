@@ -127,3 +127,31 @@ def test_floor_parts_measures_the_three_programs_of_a_part():
     done = subprocess.run([sys.executable, "bench/floor_parts.py", "--files", "nope.lp"], cwd=ROOT,
                           capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "no such file under asp/berserk: nope.lp" in done.stderr
+
+
+def test_check_limit_measures_each_board_and_gives_the_checks_own_report():
+    out = _run("bench/check_limit.py", "--boards", "10:0", "30:3:while", "--rounds", "1")
+    rows = [line.split() for line in out.splitlines() if re.match(r"(10:0|30:3:while) ", line)]
+    assert [row[0] for row in rows] == ["10:0", "30:3:while"], out
+    for row in rows:
+        assert int(row[1]) > 0 and row[3] == "1.00x", out
+        milliseconds, ratios = row[2:-1:2], row[3:-1:2]
+        assert len(milliseconds) == 6 and all(float(m) > 0 for m in milliseconds), out
+        assert all(re.fullmatch(r"\d+\.\d\dx", r) for r in ratios), out
+        assert row[-1] == "yes", out  # the perfect specialiser's report is the check's own
+
+
+def test_the_perfect_specialiser_keeps_less_than_the_check():
+    check_limit = _bench_module("check_limit")
+    boards = _bench_module("boards")
+    from pybridge import api
+    from pybridge.ground.facts import render_facts
+    from pybridge.input.situation import situation_from_data
+
+    situation = situation_from_data(boards.board(30, 3))
+    facts = render_facts(api.facts_for(situation))
+    kept = check_limit.kept_by_check(situation)
+    perfect, firing = check_limit.perfect_specialiser(situation, facts)
+    given = {key: perfect(check_limit.solve._ran[key[0]], None, key[1], key[2]) for key in kept}
+    assert firing > 0 and all(set(given[key]) <= set(kept[key]) for key in kept)
+    assert sum(map(len, given.values())) < sum(map(len, kept.values()))
