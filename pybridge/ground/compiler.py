@@ -156,27 +156,37 @@ class NearRule:
 
 
 class Parts:
-    """The parts of a compiled program few runs need: its near misses (grounded only where a
-    defeater can hold) and its rules as the graph reads them (trees and explain). Held, or read with
-    ``read(name)`` (the data of :meth:`Compiled.part_data`) when first asked for: a new process that
-    judges one ordinary situation never reads them."""
+    """The parts of a compiled program few runs need: its near misses as a program (grounded only
+    where a defeater can hold), their records as the graph reads them, and its rules as the graph
+    reads them (a plain check's because-lines, trees and explain). Held, or read with ``read(name)``
+    (the data of :meth:`Compiled.part_data`) when first asked for: a new process that judges one
+    ordinary situation never reads them, and one that words an illegal verdict reads the records
+    (tens of kilobytes) without the program (megabytes)."""
 
     def __init__(self, near: tuple | None = None, rules: tuple[Rule, ...] | None = None,
                  read: Callable[..., dict] | None = None) -> None:
-        self._near, self._rules, self._read = near, rules, read
+        # near: the near misses' text, shapes, records and ranks
+        self._program = None if near is None else (near[0], near[1], near[3])
+        self._records = None if near is None else near[2]
+        self._rules, self._read = rules, read
         self._lock = threading.Lock()
 
-    def has_near(self) -> bool:
-        """Whether the near misses are at hand (made here, or read already)."""
-        return self._near is not None
-
-    def near(self) -> tuple[str, list, tuple[NearRule, ...], list[int]]:
-        if self._near is None:
+    def near_program(self) -> tuple[str, list, list[int]]:
+        """The near misses' text, their shapes and their ranks."""
+        if self._program is None:
             with self._lock:
-                if self._near is None:
-                    self._near = self._load("near", lambda d: (d["near_text"], d["near_shapes"], tuple(
-                        NearRule(n[0], n[1], n[2], n[3], tuple(n[4])) for n in d["near"]), d["near_ranks"]))
-        return self._near
+                if self._program is None:
+                    self._program = self._load("near_program", lambda d: (d["near_text"], d["near_shapes"],
+                                                                          d["near_ranks"]))
+        return self._program
+
+    def near_records(self) -> tuple[NearRule, ...]:
+        if self._records is None:
+            with self._lock:
+                if self._records is None:
+                    self._records = self._load("near", lambda d: tuple(
+                        NearRule(n[0], n[1], n[2], n[3], tuple(n[4])) for n in d["near"]))
+        return self._records
 
     def rules(self) -> tuple[Rule, ...]:
         if self._rules is None:
@@ -217,25 +227,25 @@ class Compiled:
     # the name the cache folder keeps it under (pybridge.ground.solve.program), for what is kept beside it
     key: str = field(default="", repr=False, compare=False)
 
-    PARTS = ("near", "rules")  # see Parts
+    PARTS = ("near", "near_program", "rules")  # see Parts
 
     @property
     def near_text(self) -> str:
         """Added when a defeater holds: the near misses."""
-        return self.parts.near()[0]
+        return self.parts.near_program()[0]
 
     @property
     def near_shapes(self) -> list:
-        return self.parts.near()[1]
+        return self.parts.near_program()[1]
 
     @property
     def near(self) -> tuple[NearRule, ...]:
-        return self.parts.near()[2]
+        return self.parts.near_records()
 
     @property
     def near_ranks(self) -> list[int]:
         """The specialiser's ranks of the program's statements followed by its near misses."""
-        return self.parts.near()[3]
+        return self.parts.near_program()[2]
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -253,9 +263,9 @@ class Compiled:
 
     def part_data(self, name: str) -> dict:
         if name == "near":
-            return {"near_text": self.near_text, "near_shapes": self.near_shapes,
-                    "near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near],
-                    "near_ranks": self.near_ranks}
+            return {"near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near]}
+        if name == "near_program":
+            return {"near_text": self.near_text, "near_shapes": self.near_shapes, "near_ranks": self.near_ranks}
         return {"rules": [r.to_data() for r in self.rules]}
 
     @classmethod
