@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import threading
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
@@ -130,10 +131,11 @@ class Rule:
     def record(self) -> str:
         return f"_w{self.index}"
 
+    FIELDS = ("index", "banner", "clauses", "text", "file", "head_pattern", "positive_patterns",
+              "negative_patterns", "comparisons", "variables", "recorded", "support_only")
+
     def to_data(self) -> dict:
-        return {k: getattr(self, k) for k in ("index", "banner", "clauses", "text", "file", "head_pattern",
-                                              "positive_patterns", "negative_patterns", "comparisons",
-                                              "variables", "recorded", "support_only")}
+        return {k: getattr(self, k) for k in self.FIELDS}
 
     @classmethod
     def from_data(cls, data: dict) -> Rule:
@@ -141,6 +143,36 @@ class Rule:
         for key in ("clauses", "positive_patterns", "negative_patterns", "comparisons", "variables"):
             data[key] = tuple(data[key])
         return cls(**data)
+
+
+class StoredRules(Sequence):
+    """A compiled program's rules read from the cache folder, each made from its data when first
+    read: a plain check's because-lines read a few dozen of over a thousand. Each item's fields are
+    checked when the table is read (the cache's digest vouches for their content)."""
+
+    def __init__(self, data: list[dict]):
+        if not isinstance(data, list) or not all(isinstance(d, dict) and d.keys() == _RULE_FIELDS for d in data):
+            raise ValueError("not a table of rules")
+        self._data = data
+        self._made: list[Rule | None] = [None] * len(data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        made = self._made[i]
+        if made is None:  # (two threads may both make it: the same rule either way)
+            made = self._made[i] = Rule.from_data(self._data[i])
+        return made
+
+    def signatures(self) -> list[Signature]:
+        """Each rule's head signature (:attr:`Rule.signature`), read off its data."""
+        return [(p[1], len(p[2])) if p[0] == "f" else ("", 0) for p in (d["head_pattern"] for d in self._data)]
+
+
+_RULE_FIELDS = frozenset(Rule.FIELDS)
 
 
 @dataclass(frozen=True)
@@ -188,11 +220,11 @@ class Parts:
                         NearRule(n[0], n[1], n[2], n[3], tuple(n[4])) for n in d["near"]))
         return self._records
 
-    def rules(self) -> tuple[Rule, ...]:
+    def rules(self) -> Sequence[Rule]:
         if self._rules is None:
             with self._lock:
                 if self._rules is None:
-                    self._rules = self._load("rules", lambda d: tuple(Rule.from_data(r) for r in d["rules"]))
+                    self._rules = self._load("rules", lambda d: StoredRules(d["rules"]))
         return self._rules
 
     def _load(self, name: str, build: Callable[[dict], Any]) -> Any:
@@ -248,7 +280,7 @@ class Compiled:
         return self.parts.near_program()[2]
 
     @property
-    def rules(self) -> tuple[Rule, ...]:
+    def rules(self) -> Sequence[Rule]:
         return self.parts.rules()
 
     def to_data(self) -> dict:

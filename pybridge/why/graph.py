@@ -22,7 +22,7 @@ the first of its conditions that fails.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Callable, Iterable, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import clingo
 from clingo import Function, Symbol
@@ -605,27 +605,58 @@ class OpenedOnRead(Mapping):
         return len(self.graph.nodes.nodes)
 
 
-def _tables(compiled) -> tuple[dict[tuple, list[Rule]], dict[int, list[NearRule]], dict[int, tuple],
-                               dict[int, _Plan]]:
+def _tables(compiled) -> tuple[_BySignature, dict[int, list[NearRule]], _HeadShapes, dict[int, _Plan]]:
     """A compiled program's rules by head signature, its near-miss records by rule, each rule's
     head arguments as :func:`_shape_of_pattern` gives them, and the plans of the rules the graph
     matches against the answer (filled as rules are first matched), made once per program in a
-    process (a few programs at most are live)."""
+    process (a few programs at most are live). The rules themselves are made only as the graph
+    asks for their signature (a plain check's because-lines read a few dozen)."""
     found = _tables_made.get(id(compiled))
     if found is None or found[0] is not compiled:
-        by_signature: dict[tuple, list[Rule]] = defaultdict(list)
-        for rule in compiled.rules:
-            by_signature[rule.signature].append(rule)
+        rules = compiled.rules
         near_by_rule: dict[int, list[NearRule]] = defaultdict(list)
         for record in compiled.near:
             near_by_rule[record.rule].append(record)
-        shapes = {r.index: tuple(map(_shape_of_pattern, r.head_pattern[2])) if r.head_pattern[0] == "f" else ()
-                  for r in compiled.rules}
-        found = (compiled, dict(by_signature), dict(near_by_rule), shapes, {})
+        found = (compiled, _BySignature(rules), dict(near_by_rule), _HeadShapes(rules), {})
         if len(_tables_made) >= 16:
             _tables_made.clear()
         _tables_made[id(compiled)] = found
     return found[1], found[2], found[3], found[4]
+
+
+class _BySignature:
+    """A program's rules by their head's signature, each signature's list made when first asked for."""
+
+    def __init__(self, rules: Sequence[Rule]):
+        self._rules = rules
+        signatures = rules.signatures() if hasattr(rules, "signatures") else [r.signature for r in rules]
+        self._indices: dict[tuple, list[int]] = defaultdict(list)
+        for index, signature in enumerate(signatures):
+            self._indices[signature].append(index)
+        self._lists: dict[tuple, list[Rule]] = {}
+
+    def get(self, signature: tuple, default=()) -> list[Rule]:
+        found = self._lists.get(signature)
+        if found is None:
+            indices = self._indices.get(signature)
+            if indices is None:
+                return default
+            found = self._lists[signature] = [self._rules[i] for i in indices]
+        return found
+
+
+class _HeadShapes(dict):
+    """Each rule's head arguments as :func:`_shape_of_pattern` gives them, by rule index, made when
+    first asked for."""
+
+    def __init__(self, rules: Sequence[Rule]):
+        super().__init__()
+        self._rules = rules
+
+    def __missing__(self, index: int) -> tuple:
+        pattern = self._rules[index].head_pattern
+        found = self[index] = tuple(map(_shape_of_pattern, pattern[2])) if pattern[0] == "f" else ()
+        return found
 
 
 # --------------------------------------------------------------------------
