@@ -88,7 +88,7 @@ def _new_process_state() -> None:
 
 
 def _parts(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.name.endswith((".near.json", ".near_program.json", ".rules.json")))
+    return sorted(p for p in folder.iterdir() if p.name.endswith((".near.json", ".near_program.json", ".rules.json", ".shapes.json")))
 
 
 @pytest.fixture
@@ -139,7 +139,7 @@ def test_the_because_lines_read_the_near_records_without_the_near_program(cache_
 def test_a_missing_or_broken_part_is_made_again(cache_folder):
     first = [to_json(api.check(DEFEATED)), to_json(api.check(DEFEATED, trees=True))]
     parts = _parts(cache_folder)
-    assert {p.name.rsplit(".", 2)[1] for p in parts} == {"near", "near_program", "rules"}
+    assert {p.name.rsplit(".", 2)[1] for p in parts} == {"near", "near_program", "rules", "shapes"}
     for n, part in enumerate(parts):
         if n % 2:
             part.unlink()

@@ -193,15 +193,25 @@ class Parts:
     reads them (a plain check's because-lines, trees and explain). Held, or read with ``read(name)``
     (the data of :meth:`Compiled.part_data`) when first asked for: a new process that judges one
     ordinary situation never reads them, and one that words an illegal verdict reads the records
-    (tens of kilobytes) without the program (megabytes)."""
+    (tens of kilobytes) without the program (megabytes). The program's own statement shapes are a
+    part too: a process reads the specialiser's index of them (kept beside it) instead."""
 
     def __init__(self, near: tuple | None = None, rules: tuple[Rule, ...] | None = None,
-                 read: Callable[..., dict] | None = None) -> None:
+                 shapes: list | None = None, read: Callable[..., dict] | None = None) -> None:
         # near: the near misses' text, shapes, records and ranks
         self._program = None if near is None else (near[0], near[1], near[3])
         self._records = None if near is None else near[2]
-        self._rules, self._read = rules, read
+        self._rules, self._shapes, self._read = rules, shapes, read
         self._lock = threading.Lock()
+
+    def shapes(self) -> list:
+        """The program's statement shapes (what the specialiser reads of each): read only where the
+        specialiser's index of them is not in the cache folder."""
+        if self._shapes is None:
+            with self._lock:
+                if self._shapes is None:
+                    self._shapes = self._load("shapes", lambda d: list(d["shapes"]))
+        return self._shapes
 
     def near_program(self) -> tuple[str, list, list[int]]:
         """The near misses' text, their shapes and their ranks."""
@@ -252,14 +262,21 @@ class Compiled:
     absent: tuple[Signature, ...] = ()  # witness predicates the why layer assumed to have no atoms
     witnesses: tuple[Signature, ...] = ()  # the witness predicates (shown, so a run can check them)
     near_witnesses: tuple[Signature, ...] = ()  # those a defeater can nearly derive (near misses need them)
-    # per statement of text, what pybridge.ground.specialise reads of it, and the rank it gives it
-    shapes: list = field(default_factory=list, repr=False, compare=False)
-    ranks: list = field(default_factory=list, repr=False, compare=False)
+    # how many statements of text have a shape (pybridge.ground.specialise reads them): all of them,
+    # or 0 where a statement could not be read and the program is not specialised
+    shaped: int = 0
+    ranks: list = field(default_factory=list, repr=False, compare=False)  # the rank the specialiser gives each
+    layer: frozenset[int] = frozenset()  # the statements of its why layer (:func:`why_layer`)
     parts: Parts = field(default_factory=Parts, repr=False, compare=False)
     # the name the cache folder keeps it under (pybridge.ground.solve.program), for what is kept beside it
     key: str = field(default="", repr=False, compare=False)
 
-    PARTS = ("near", "near_program", "rules")  # see Parts
+    PARTS = ("near", "near_program", "rules", "shapes")  # see Parts
+
+    @property
+    def shapes(self) -> list:
+        """Per statement of text, what the specialiser reads of it (see :class:`Parts`)."""
+        return self.parts.shapes()
 
     @property
     def near_text(self) -> str:
@@ -291,13 +308,15 @@ class Compiled:
                 "whole_shown": sorted(list(s) for s in self.whole_shown),
                 "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
                 "near_witnesses": [list(w) for w in self.near_witnesses],
-                "shapes": self.shapes, "ranks": self.ranks}
+                "shaped": self.shaped, "ranks": self.ranks, "layer": sorted(self.layer)}
 
     def part_data(self, name: str) -> dict:
         if name == "near":
             return {"near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near]}
         if name == "near_program":
             return {"near_text": self.near_text, "near_shapes": self.near_shapes, "near_ranks": self.near_ranks}
+        if name == "shapes":
+            return {"shapes": self.shapes}
         return {"rules": [r.to_data() for r in self.rules]}
 
     @classmethod
@@ -311,7 +330,8 @@ class Compiled:
                    absent=tuple(tuple(w) for w in data["absent"]),
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
                    near_witnesses=tuple(tuple(w) for w in data["near_witnesses"]),
-                   shapes=data["shapes"], ranks=data["ranks"], parts=Parts(read=read), key=key)
+                   shaped=int(data["shaped"]), ranks=data["ranks"], layer=frozenset(data["layer"]),
+                   parts=Parts(read=read), key=key)
 
 
 def signature(term: ast.AST) -> Signature:
@@ -717,14 +737,27 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     shapes, near_shapes = specialise.text_shapes(text), specialise.text_shapes(near_text)
     indexed = specialise.Program(shapes)  # the ranks it finds are kept, for the runs to take as they are
     near_ranks = specialise.Program(near_shapes, extends=indexed).rank
-    return Compiled(game=game, mode=mode, text=text, shapes=shapes, ranks=indexed.rank,
-                    other_heads=frozenset(table.other_heads),
-                    parts=Parts(near=(near_text, near_shapes, tuple(near_rules), near_ranks), rules=tuple(rules)),
+    return Compiled(game=game, mode=mode, text=text, shaped=len(shapes), ranks=indexed.rank,
+                    layer=why_layer(shapes), other_heads=frozenset(table.other_heads),
+                    parts=Parts(near=(near_text, near_shapes, tuple(near_rules), near_ranks), rules=tuple(rules),
+                                shapes=shapes),
                     principles=principles,
                     defeaters=tuple(sorted(defeaters)), absent=tuple(sorted(absent)), base_shown=frozenset(
                         (st.name, st.arity) for st, _, _ in statements if st.ast_type == ast.ASTType.ShowSignature),
                     whole_shown=_whole_shown([st for st, _, _ in statements]),
                     witnesses=tuple(sorted(witnesses)), near_witnesses=tuple(sorted(near_witnesses)))
+
+
+def why_layer(shapes: list) -> frozenset[int]:
+    """The statements of a compiled program that make its why layer: every statement whose heads are
+    all of the layer's own predicates (cites ``_c_``, near misses ``_nm``, a verdict's cites ``_v``).
+    No rule of the program reads them (the near misses are all of the layer)."""
+    return frozenset(i for i, shape in enumerate(shapes) if shape is not None and shape[1]
+                     and all(of_the_layer(name) for name, _, _ in shape[1]))
+
+
+def of_the_layer(name: str) -> bool:
+    return name == "_v" or name.startswith(("_c_", "_nm"))
 
 
 def citing(principles: dict[str, str], clause_kind: Callable[[str], str],

@@ -38,7 +38,8 @@ from pybridge.game import cache
 from pybridge.game.catalogue import Game, load_game
 from pybridge.game.encodings import entry_file
 from pybridge.ground import specialise, symbols, terms
-from pybridge.ground.compiler import CHECK_READS, GRAPH_MODES, Compiled, Signature, asp_digest, compile_game
+from pybridge.ground.compiler import (CHECK_READS, GRAPH_MODES, Compiled, Signature, asp_digest, compile_game,
+                                      of_the_layer)
 from pybridge.ground.facts import FactSet
 from pybridge.ground.terms import parse_program, program_lines
 from pybridge.input import limits
@@ -432,7 +433,7 @@ def _statements(compiled: Compiled, facts: Facts, near: bool, part: str | None =
     apart is a call into clingo a statement, half the cost of handing them over)."""
     base = _parsed(compiled.text)
     statements = base + (_parsed(compiled.near_text) if near else ())
-    if not specialise.ENABLED or not compiled.shapes:
+    if not specialise.ENABLED or not compiled.shaped:
         kept: Iterable[int] = range(len(statements))
     else:
         kept = _kept(compiled, facts, near, layer=part != RULES, present=present)
@@ -452,27 +453,13 @@ def _in_part(compiled: Compiled, kept: Iterable[int], part: str | None) -> Itera
     return (i for i in kept if i >= size or i in layer)
 
 
-_layers: dict[int, tuple[Compiled, frozenset[int]]] = {}
-
-
 def _why_layer(compiled: Compiled) -> frozenset[int]:
-    """The statements of a compiled program that make its why layer: every statement whose heads are
-    all of the layer's own predicates (cites ``_c_``, near misses ``_nm``, a verdict's cites ``_v``).
-    No rule of the program reads them (the near misses are all of the layer)."""
-    found = _layers.get(id(compiled))
-    if found is None or found[0] is not compiled:
-        layer = frozenset(i for i, shape in enumerate(compiled.shapes) if shape is not None and shape[1]
-                          and all(_of_the_layer(name) for name, _, _ in shape[1]))
-        found = (compiled, layer)
-        with _tables:
-            _layers[id(compiled)] = found
-            if len(_layers) > 64:
-                _layers.pop(next(iter(_layers)))
-    return found[1]
+    """The statements of a compiled program that make its why layer (found when it was compiled:
+    :func:`pybridge.ground.compiler.why_layer`)."""
+    return compiled.layer
 
 
-def _of_the_layer(name: str) -> bool:
-    return name == "_v" or name.startswith(("_c_", "_nm"))
+_of_the_layer = of_the_layer
 
 
 def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | None = None,
@@ -485,7 +472,7 @@ def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | N
     line ``i - 1``. ``part``: only that part's statements (its other lines empty too); the program's
     rules leave out the near misses' text."""
     parts = [program_lines(compiled.text)] + ([program_lines(compiled.near_text)] if near and part != RULES else [])
-    if not specialise.ENABLED or not compiled.shapes:
+    if not specialise.ENABLED or not compiled.shaped:
         kept: Iterable[int] = range(sum(len(lines) + 1 for lines in parts))
     else:
         kept = _kept(compiled, facts, near, layer=part != RULES, present=present)
@@ -505,7 +492,7 @@ def _count(text: str) -> int:
 def _a_statement_a_line(compiled: Compiled, near: bool) -> bool:
     """Whether each line of the compiled texts in use is one statement, as the shapes read them (a
     statement printed over several lines, a #script say, would break the line-for-statement match)."""
-    return len(compiled.shapes) == _count(compiled.text) and (
+    return compiled.shaped == _count(compiled.text) and (
         not near or len(compiled.near_shapes) == _count(compiled.near_text))
 
 
@@ -619,7 +606,7 @@ def _own_index(compiled: Compiled) -> specialise.Program:
     if raw is not None:
         try:
             program = specialise.Program.from_state(marshal.loads(raw))
-            if program.size == len(compiled.shapes):
+            if program.size == compiled.shaped:
                 return program
         except (ValueError, EOFError, TypeError, IndexError, AttributeError):  # a broken entry is made again
             pass
