@@ -84,6 +84,7 @@ def _new_process_state() -> None:
     solve._parsed.cache_clear()
     solve._indexed.clear()
     solve._ran.clear()
+    solve._laters.clear()
     specialise.forget()
 
 
@@ -174,6 +175,39 @@ def test_a_new_process_reads_the_index_of_a_program_and_makes_a_broken_one_again
         _new_process_state()
         assert to_json(api.check(ORDINARY)) == first
         assert marshal.loads(cache.entry_content(index.read_bytes())) == marshal.loads(cache.entry_content(kept))
+
+
+def test_the_near_misses_index_and_the_later_parts_are_read_too_and_made_again_when_broken(cache_folder,
+                                                                                        monkeypatch):
+    """A situation where a defeater holds grounds the near misses: their index (the program's own,
+    extended) and the why layer's index are kept beside the program, read by a new process, and
+    made again when broken."""
+    import marshal
+
+    first = to_json(api.check(DEFEATED))
+    kept = {p: p.read_bytes() for p in cache_folder.glob("*.marshal")
+            if p.name.split(".")[-2].split("-")[0] in ("near_shapes", "later_near")}
+    assert sorted(p.name.split(".")[-2].split("-")[0] for p in kept) == ["later_near", "near_shapes"]
+    _new_process_state()
+    built = specialise.Program.__init__, specialise.LaterPart.__init__
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("indexed again")
+
+    monkeypatch.setattr(specialise.Program, "__init__", refuse)
+    monkeypatch.setattr(specialise.LaterPart, "__init__", refuse)
+    assert to_json(api.check(DEFEATED)) == first  # read, not built
+    monkeypatch.setattr(specialise.Program, "__init__", built[0])
+    monkeypatch.setattr(specialise.LaterPart, "__init__", built[1])
+    for path, content in kept.items():
+        for broken in (b"not marshal data", content[: len(content) // 2], None):
+            if broken is None:  # a sound entry of another shape: marshal reads it, the index refuses it
+                cache.write_bytes(path.name, marshal.dumps((1, 2)))
+            else:
+                path.write_bytes(broken)
+            _new_process_state()
+            assert to_json(api.check(DEFEATED)) == first
+            assert marshal.loads(cache.entry_content(path.read_bytes())) == marshal.loads(cache.entry_content(content))
 
 
 def test_a_content_key_follows_the_file_and_is_not_fooled_by_its_times(tmp_path, monkeypatch):

@@ -28,7 +28,7 @@ import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 import clingo
 from clingo import ast
@@ -561,14 +561,23 @@ _indexed: dict[tuple[int, bool], tuple[Compiled, specialise.Program]] = {}
 
 def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
     """The statement shapes of a compiled program, with its near misses after them if ``near``,
-    indexed once per process (with them, by extending the index without them)."""
+    indexed once per process (with them, by extending the index without them), and kept in the
+    cache folder (:func:`_kept_index`)."""
     found = _indexed.get((id(compiled), near))
     if found is None or found[0] is not compiled:
         if near:  # the program's own index, extended by its near misses
-            found = (compiled, specialise.Program(compiled.near_shapes, extends=_shapes(compiled, near=False),
-                                                  rank=compiled.near_ranks))
+            base = _shapes(compiled, near=False)
+            program = _kept_index(
+                compiled, "near_shapes",
+                lambda: specialise.Program(compiled.near_shapes, extends=base, rank=compiled.near_ranks),
+                lambda state: specialise.Program.from_state(state, extends=base),
+                lambda program: program.size > base.size)
+            found = (compiled, program)
         else:
-            found = (compiled, _own_index(compiled))
+            found = (compiled, _kept_index(compiled, "shapes",
+                                           lambda: specialise.Program(compiled.shapes, rank=compiled.ranks),
+                                           specialise.Program.from_state,
+                                           lambda program: program.size == compiled.shaped))
             if compiled.mode not in GRAPH_MODES:  # no statement of the program reads its layer
                 found[1].hold(_why_layer(compiled))
         with _tables:
@@ -583,12 +592,15 @@ _laters: dict[tuple[int, bool], tuple[Compiled, tuple[int, ...], specialise.Late
 
 def _later(compiled: Compiled, near: bool) -> tuple[tuple[int, ...], specialise.LaterPart]:
     """The statements of a program's why layer (with ``near``, its near misses too, all of the
-    layer) and their index for :meth:`specialise.LaterPart.fed`, made once per process."""
+    layer) and their index for :meth:`specialise.LaterPart.fed`, made once per process and kept in
+    the cache folder."""
     found = _laters.get((id(compiled), near))
     if found is None or found[0] is not compiled:
         program, size = _shapes(compiled, near), _count(compiled.text)
         part = tuple(sorted(_why_layer(compiled))) + tuple(range(size, program.size) if near else ())
-        found = (compiled, part, specialise.LaterPart(program, part))
+        later = _kept_index(compiled, "later_near" if near else "later", lambda: specialise.LaterPart(program, part),
+                            specialise.LaterPart.from_state, lambda later: len(later.heads) == len(part))
+        found = (compiled, part, later)
         with _tables:
             _laters[(id(compiled), near)] = found
             if len(_laters) > 64:
@@ -596,24 +608,27 @@ def _later(compiled: Compiled, near: bool) -> tuple[tuple[int, ...], specialise.
     return found[1], found[2]
 
 
-def _own_index(compiled: Compiled) -> specialise.Program:
-    """The specialiser's index of a program's own statements, kept in the cache folder beside it as
-    marshal data (in the interpreter's own format, hence its tag in the name): a new process reads it
-    in about 40% of the time building it takes."""
+def _kept_index(compiled: Compiled, what: str, make: Callable[[], Any], read: Callable[[tuple], Any],
+                fits: Callable[[Any], bool]) -> Any:
+    """An index of the specialiser's for a compiled program (``what``: its own statements' shapes,
+    with its near misses, a later part's), kept in the cache folder beside the program as marshal
+    data (in the interpreter's own format, hence its tag in the name): a new process reads one in
+    less time than making it takes (the program's own: about 40%). ``read`` makes it from the data,
+    ``fits`` checks it against the program; an entry that does neither is made again."""
     tag = sys.implementation.cache_tag  # None where the interpreter keeps no bytecode cache
-    name = f"{compiled.key}.shapes-{tag}.marshal" if compiled.key and tag else None
+    name = f"{compiled.key}.{what}-{tag}.marshal" if compiled.key and tag else None
     raw = cache.read_bytes(name) if name else None
     if raw is not None:
         try:
-            program = specialise.Program.from_state(marshal.loads(raw))
-            if program.size == compiled.shaped:
-                return program
+            found = read(marshal.loads(raw))
+            if fits(found):
+                return found
         except (ValueError, EOFError, TypeError, IndexError, AttributeError):  # a broken entry is made again
             pass
-    program = specialise.Program(compiled.shapes, rank=compiled.ranks)
+    found = make()
     if name:
-        cache.write_bytes(name, marshal.dumps(program.state()))
-    return program
+        cache.write_bytes(name, marshal.dumps(found.state()))
+    return found
 
 
 @lru_cache(maxsize=64)

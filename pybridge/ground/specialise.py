@@ -284,19 +284,19 @@ class Program:
     STATE_FIELDS = ("size", "always", "gates", "heads", "on_new", "on_value", "on_any", "on_top", "rank")
 
     def state(self) -> tuple:
-        if self.extends is not None:
-            raise ValueError("only a program that extends none is kept as data")
+        """The whole index (a program that extends another holds the other's index too)."""
         return tuple(dict(v) if isinstance(v, defaultdict) else v
                      for v in (getattr(self, name) for name in self.STATE_FIELDS))
 
     @classmethod
-    def from_state(cls, state: tuple) -> Program:
+    def from_state(cls, state: tuple, *, extends: Program | None = None) -> Program:
         """The program :meth:`state` was taken of (it is checked only for its shape: the data comes
-        from a cache entry keyed by the content it was made from)."""
+        from a cache entry keyed by the content it was made from); ``extends``: the program it
+        extended, taken as it was then."""
         if not isinstance(state, tuple) or len(state) != len(cls.STATE_FIELDS):
             raise ValueError("not a program's index")
         program = cls.__new__(cls)
-        program.extends = None
+        program.extends = extends
         program.results, program.fixpoints = {}, {}
         for name, value in zip(cls.STATE_FIELDS, state):
             setattr(program, name, defaultdict(list, value) if name.startswith("on_") else value)
@@ -493,6 +493,23 @@ class LaterPart:
                 self.free.append(i)
             self.heads[i] = tuple(dict.fromkeys(sig for sig, _ in program.heads[i]))
         self.gating = dict(self.gating)
+
+    STATE_FIELDS = ("free", "needs", "gating", "heads")
+
+    def state(self) -> tuple:
+        """The index as plain data, for marshal (kept in the cache folder beside its program)."""
+        return tuple(getattr(self, name) for name in self.STATE_FIELDS)
+
+    @classmethod
+    def from_state(cls, state: tuple) -> LaterPart:
+        if not isinstance(state, tuple) or len(state) != len(cls.STATE_FIELDS):
+            raise ValueError("not a later part's index")
+        part = cls.__new__(cls)
+        for name, value in zip(cls.STATE_FIELDS, state):
+            setattr(part, name, value)
+        if not (isinstance(part.free, list) and all(isinstance(getattr(part, n), dict) for n in cls.STATE_FIELDS[1:])):
+            raise ValueError("not a later part's index")
+        return part
 
     def fed(self, present: Callable[[tuple[str, int]], bool], among: Container[int] | None = None) -> set[int]:
         """The statements of the part that can fire on top of a ground program: each premise is of a
