@@ -88,8 +88,11 @@ def _new_process_state() -> None:
     specialise.forget()
 
 
+PART_NAMES = ("near", "near_text", "near_shapes", "rules", "shapes")
+
+
 def _parts(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.name.endswith((".near.json", ".near_program.json", ".rules.json", ".shapes.json")))
+    return sorted(p for p in folder.iterdir() if p.name.endswith(tuple(f".{part}.json" for part in PART_NAMES)))
 
 
 @pytest.fixture
@@ -116,7 +119,7 @@ def test_an_ordinary_check_reads_no_part_of_the_program(cache_folder):
     assert [to_json(api.check(ORDINARY)), to_json(api.check(board_))] == first
 
 
-def test_the_because_lines_read_the_near_records_without_the_near_program(cache_folder, monkeypatch):
+def test_the_because_lines_read_the_near_records_without_the_near_misses_program(cache_folder, monkeypatch):
     """The graph reads the near misses' records (kilobytes); their program (megabytes) is read only by
     a run that grounds them, which a situation where no defeater can hold never is."""
     api.check(ORDINARY)
@@ -132,7 +135,7 @@ def test_the_because_lines_read_the_near_records_without_the_near_program(cache_
     monkeypatch.setattr(cache, "read_json", reading)
     report = api.check(ORDINARY)
     assert any(v.verdict == "illegal" and v.because for v in report.verdicts)  # the graph was read
-    parts = {part for name in read for part in ("near", "near_program", "rules") if name.endswith(f".{part}.json")}
+    parts = {part for name in read for part in PART_NAMES if name.endswith(f".{part}.json")}
     assert parts == {"near", "rules"}, read
     assert not any("near_text" in fields for fields in read.values()), read
 
@@ -140,7 +143,7 @@ def test_the_because_lines_read_the_near_records_without_the_near_program(cache_
 def test_a_missing_or_broken_part_is_made_again(cache_folder):
     first = [to_json(api.check(DEFEATED)), to_json(api.check(DEFEATED, trees=True))]
     parts = _parts(cache_folder)
-    assert {p.name.rsplit(".", 2)[1] for p in parts} == {"near", "near_program", "rules", "shapes"}
+    assert {p.name.rsplit(".", 2)[1] for p in parts} == set(PART_NAMES)
     for n, part in enumerate(parts):
         if n % 2:
             part.unlink()

@@ -188,18 +188,20 @@ class NearRule:
 
 
 class Parts:
-    """The parts of a compiled program few runs need: its near misses as a program (grounded only
-    where a defeater can hold), their records as the graph reads them, and its rules as the graph
-    reads them (a plain check's because-lines, trees and explain). Held, or read with ``read(name)``
-    (the data of :meth:`Compiled.part_data`) when first asked for: a new process that judges one
-    ordinary situation never reads them, and one that words an illegal verdict reads the records
-    (tens of kilobytes) without the program (megabytes). The program's own statement shapes are a
-    part too: a process reads the specialiser's index of them (kept beside it) instead."""
+    """The parts of a compiled program few runs need: its near misses' text (grounded only where a
+    defeater can hold), their records as the graph reads them, and its rules as the graph reads
+    them (a plain check's because-lines, trees and explain); and the statement shapes of the
+    program and of its near misses, which a process reads only where the specialiser's indexes of
+    them are not kept beside the program. Held, or read with ``read(name)`` (the data of
+    :meth:`Compiled.part_data`) when first asked for: a new process that judges one ordinary
+    situation reads none of them, and one that words an illegal verdict reads the records (tens of
+    kilobytes) without the near misses' text and shapes (megabytes)."""
 
     def __init__(self, near: tuple | None = None, rules: tuple[Rule, ...] | None = None,
                  shapes: list | None = None, read: Callable[..., dict] | None = None) -> None:
         # near: the near misses' text, shapes, records and ranks
-        self._program = None if near is None else (near[0], near[1], near[3])
+        self._near_text = None if near is None else near[0]
+        self._near_shapes = None if near is None else (near[1], near[3])
         self._records = None if near is None else near[2]
         self._rules, self._shapes, self._read = rules, shapes, read
         self._lock = threading.Lock()
@@ -213,14 +215,22 @@ class Parts:
                     self._shapes = self._load("shapes", lambda d: list(d["shapes"]))
         return self._shapes
 
-    def near_program(self) -> tuple[str, list, list[int]]:
-        """The near misses' text, their shapes and their ranks."""
-        if self._program is None:
+    def near_text(self) -> str:
+        if self._near_text is None:
             with self._lock:
-                if self._program is None:
-                    self._program = self._load("near_program", lambda d: (d["near_text"], d["near_shapes"],
-                                                                          d["near_ranks"]))
-        return self._program
+                if self._near_text is None:
+                    self._near_text = self._load("near_text", lambda d: str(d["near_text"]))
+        return self._near_text
+
+    def near_shapes(self) -> tuple[list, list[int]]:
+        """The near misses' shapes and ranks: read, like the program's own, only where the index
+        they extend it with is not in the cache folder."""
+        if self._near_shapes is None:
+            with self._lock:
+                if self._near_shapes is None:
+                    self._near_shapes = self._load("near_shapes", lambda d: (list(d["near_shapes"]),
+                                                                             list(d["near_ranks"])))
+        return self._near_shapes
 
     def near_records(self) -> tuple[NearRule, ...]:
         if self._records is None:
@@ -265,13 +275,14 @@ class Compiled:
     # how many statements of text have a shape (pybridge.ground.specialise reads them): all of them,
     # or 0 where a statement could not be read and the program is not specialised
     shaped: int = 0
+    near_shaped: int = 0  # the same of its near misses' text
     ranks: list = field(default_factory=list, repr=False, compare=False)  # the rank the specialiser gives each
     layer: frozenset[int] = frozenset()  # the statements of its why layer (:func:`why_layer`)
     parts: Parts = field(default_factory=Parts, repr=False, compare=False)
     # the name the cache folder keeps it under (pybridge.ground.solve.program), for what is kept beside it
     key: str = field(default="", repr=False, compare=False)
 
-    PARTS = ("near", "near_program", "rules", "shapes")  # see Parts
+    PARTS = ("near", "near_text", "near_shapes", "rules", "shapes")  # see Parts
 
     @property
     def shapes(self) -> list:
@@ -281,11 +292,11 @@ class Compiled:
     @property
     def near_text(self) -> str:
         """Added when a defeater holds: the near misses."""
-        return self.parts.near_program()[0]
+        return self.parts.near_text()
 
     @property
     def near_shapes(self) -> list:
-        return self.parts.near_program()[1]
+        return self.parts.near_shapes()[0]
 
     @property
     def near(self) -> tuple[NearRule, ...]:
@@ -294,7 +305,7 @@ class Compiled:
     @property
     def near_ranks(self) -> list[int]:
         """The specialiser's ranks of the program's statements followed by its near misses."""
-        return self.parts.near_program()[2]
+        return self.parts.near_shapes()[1]
 
     @property
     def rules(self) -> Sequence[Rule]:
@@ -308,13 +319,16 @@ class Compiled:
                 "whole_shown": sorted(list(s) for s in self.whole_shown),
                 "absent": [list(w) for w in self.absent], "witnesses": [list(w) for w in self.witnesses],
                 "near_witnesses": [list(w) for w in self.near_witnesses],
-                "shaped": self.shaped, "ranks": self.ranks, "layer": sorted(self.layer)}
+                "shaped": self.shaped, "near_shaped": self.near_shaped, "ranks": self.ranks,
+                "layer": sorted(self.layer)}
 
     def part_data(self, name: str) -> dict:
         if name == "near":
             return {"near": [[n.name, n.rule, n.fault, n.defeat, list(n.variables)] for n in self.near]}
-        if name == "near_program":
-            return {"near_text": self.near_text, "near_shapes": self.near_shapes, "near_ranks": self.near_ranks}
+        if name == "near_text":
+            return {"near_text": self.near_text}
+        if name == "near_shapes":
+            return {"near_shapes": self.near_shapes, "near_ranks": self.near_ranks}
         if name == "shapes":
             return {"shapes": self.shapes}
         return {"rules": [r.to_data() for r in self.rules]}
@@ -330,7 +344,8 @@ class Compiled:
                    absent=tuple(tuple(w) for w in data["absent"]),
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
                    near_witnesses=tuple(tuple(w) for w in data["near_witnesses"]),
-                   shaped=int(data["shaped"]), ranks=data["ranks"], layer=frozenset(data["layer"]),
+                   shaped=int(data["shaped"]), near_shaped=int(data["near_shaped"]), ranks=data["ranks"],
+                   layer=frozenset(data["layer"]),
                    parts=Parts(read=read), key=key)
 
 
@@ -737,7 +752,8 @@ def compile_game(game: str, entry: Path, *, mode: str, clause_kind: Callable[[st
     shapes, near_shapes = specialise.text_shapes(text), specialise.text_shapes(near_text)
     indexed = specialise.Program(shapes)  # the ranks it finds are kept, for the runs to take as they are
     near_ranks = specialise.Program(near_shapes, extends=indexed).rank
-    return Compiled(game=game, mode=mode, text=text, shaped=len(shapes), ranks=indexed.rank,
+    return Compiled(game=game, mode=mode, text=text, shaped=len(shapes), near_shaped=len(near_shapes),
+                    ranks=indexed.rank,
                     layer=why_layer(shapes), other_heads=frozenset(table.other_heads),
                     parts=Parts(near=(near_text, near_shapes, tuple(near_rules), near_ranks), rules=tuple(rules),
                                 shapes=shapes),

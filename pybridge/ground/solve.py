@@ -493,7 +493,7 @@ def _a_statement_a_line(compiled: Compiled, near: bool) -> bool:
     """Whether each line of the compiled texts in use is one statement, as the shapes read them (a
     statement printed over several lines, a #script say, would break the line-for-statement match)."""
     return compiled.shaped == _count(compiled.text) and (
-        not near or len(compiled.near_shapes) == _count(compiled.near_text))
+        not near or compiled.near_shaped == _count(compiled.near_text))
 
 
 # The API may be called from several threads (an application's; the playground's requests arrive in
