@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    python bench/check_limit.py                          # the quick bench's boards
+    python bench/check_limit.py                          # boards of 4 to 120 cards and the 30-card mixes
     python bench/check_limit.py --boards 120:8 30:3:while --rounds 9
 
 A check grounds the rules kept for the situation and, on top of them, its why layer (the clauses
@@ -50,7 +50,7 @@ from pybridge.ground import solve, specialise  # noqa: E402
 from pybridge.ground.facts import render_facts  # noqa: E402
 from pybridge.input.situation import situation_from_data  # noqa: E402
 
-BOARDS = ("30:3", "60:3", "120:8", "30:3:while", "30:3:air")
+BOARDS = ("4:0", "10:0", "30:3", "60:3", "120:8", "30:3:while", "30:3:air")
 COLUMNS = ("floor", "oracle", "check", "perfect", "p. bare", "p. ground")
 
 
