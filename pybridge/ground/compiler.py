@@ -147,11 +147,13 @@ class Rule:
 
 class StoredRules(Sequence):
     """A compiled program's rules read from the cache folder, each made from its data when first
-    read: a plain check's because-lines read a few dozen of over a thousand. Each item's fields are
-    checked when the table is read (the cache's digest vouches for their content)."""
+    read: a plain check's because-lines read a few dozen of over a thousand. The table is checked
+    when it is read, each item for its fields, its place and the kinds of its values, so that a
+    rule made later cannot fail (the cache's digest vouches for the content; this catches an entry
+    of another shape)."""
 
     def __init__(self, data: list[dict]):
-        if not isinstance(data, list) or not all(isinstance(d, dict) and d.keys() == _RULE_FIELDS for d in data):
+        if not isinstance(data, (list, tuple)) or not all(_stored_rule(d, i) for i, d in enumerate(data)):
             raise ValueError("not a table of rules")
         self._data = data
         self._made: list[Rule | None] = [None] * len(data)
@@ -173,6 +175,18 @@ class StoredRules(Sequence):
 
 
 _RULE_FIELDS = frozenset(Rule.FIELDS)
+_RULE_SEQUENCES = ("clauses", "positive_patterns", "negative_patterns", "comparisons", "variables")
+
+
+def _stored_rule(data: object, index: int) -> bool:
+    """Whether a stored rule's data makes the rule at ``index`` (as :meth:`Rule.from_data` reads it)."""
+    if not (isinstance(data, dict) and data.keys() == _RULE_FIELDS and data["index"] == index):
+        return False
+    head = data["head_pattern"]  # (lists as read from JSON; tuples as made by a compile in this process)
+    return (isinstance(head, (list, tuple)) and bool(head)
+            and (head[0] != "f" or len(head) == 3 and isinstance(head[2], (list, tuple)))
+            and all(isinstance(data[k], (list, tuple)) for k in _RULE_SEQUENCES)
+            and isinstance(data["text"], str) and isinstance(data["file"], str))
 
 
 @dataclass(frozen=True)
@@ -219,7 +233,7 @@ class Parts:
         if self._near_text is None:
             with self._lock:
                 if self._near_text is None:
-                    self._near_text = self._load("near_text", lambda d: str(d["near_text"]))
+                    self._near_text = self._load("near_text", lambda d: _text(d["near_text"]))
         return self._near_text
 
     def near_shapes(self) -> tuple[list, list[int]]:
@@ -345,8 +359,21 @@ class Compiled:
                    witnesses=tuple(tuple(w) for w in data["witnesses"]),
                    near_witnesses=tuple(tuple(w) for w in data["near_witnesses"]),
                    shaped=int(data["shaped"]), near_shaped=int(data["near_shaped"]), ranks=data["ranks"],
-                   layer=frozenset(data["layer"]),
+                   layer=frozenset(_indices(data["layer"])),
                    parts=Parts(read=read), key=key)
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not a program text")
+    return value
+
+
+def _indices(values: object) -> list[int]:
+    """Statement indices read from a cache entry (refused if any is not one)."""
+    if not isinstance(values, list) or not all(type(v) is int and v >= 0 for v in values):
+        raise ValueError("not a list of statement indices")
+    return values
 
 
 def signature(term: ast.AST) -> Signature:

@@ -571,7 +571,7 @@ def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
                 compiled, "near_shapes",
                 lambda: specialise.Program(compiled.near_shapes, extends=base, rank=compiled.near_ranks),
                 lambda state: specialise.Program.from_state(state, extends=base),
-                lambda program: program.size > base.size)
+                lambda program: program.size == base.size + compiled.near_shaped)
             found = (compiled, program)
         else:
             found = (compiled, _kept_index(compiled, "shapes",
@@ -599,7 +599,7 @@ def _later(compiled: Compiled, near: bool) -> tuple[tuple[int, ...], specialise.
         program, size = _shapes(compiled, near), _count(compiled.text)
         part = tuple(sorted(_why_layer(compiled))) + tuple(range(size, program.size) if near else ())
         later = _kept_index(compiled, "later_near" if near else "later", lambda: specialise.LaterPart(program, part),
-                            specialise.LaterPart.from_state, lambda later: len(later.heads) == len(part))
+                            specialise.LaterPart.from_state, lambda later: tuple(later.heads) == part)
         found = (compiled, part, later)
         with _tables:
             _laters[(id(compiled), near)] = found
