@@ -23,8 +23,9 @@ the ratio to the floor:
             answer, building the report).
 `perfect` and `p. bare` are the least a check and a bare check (what batch judges its rows with)
 can cost with these rules and this why layer, whatever the specialiser: one below them needs other
-rules or another why layer, or less Python around them. Each board is measured in a process of its own (clingo keeps every symbol
-a process makes). The benchmarks use it only: nothing in the product reads it."""
+rules or another why layer, or less Python around them. Each board is measured in a process of its
+own (clingo keeps every symbol a process makes). The benchmarks use it only: nothing in the product
+reads it."""
 
 from __future__ import annotations
 
