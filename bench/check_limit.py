@@ -2,8 +2,8 @@
 
 Run from the repository root:
 
-    python bench/check_limit.py                          # boards of 4 to 120 cards and the 30-card mixes
-    python bench/check_limit.py --boards 120:8 30:3:while --rounds 9
+    python bench/check_limit.py                          # a matrix's pair, boards of 4 to 120 cards, mixes
+    python bench/check_limit.py --boards 120:8 30:3:while pair:Вайл:Кшар --rounds 9
 
 A check grounds the rules kept for the situation and, on top of them, its why layer (the clauses
 cited for every verdict and consequence, carried along the derivations that made them), then reads
@@ -52,8 +52,9 @@ from pybridge import api  # noqa: E402
 from pybridge.ground import solve, specialise  # noqa: E402
 from pybridge.ground.facts import render_facts  # noqa: E402
 from pybridge.input.situation import situation_from_data  # noqa: E402
+from pybridge.tools import matrix  # noqa: E402
 
-BOARDS = ("4:0", "10:0", "30:3", "60:3", "120:8", "30:3:while", "30:3:air")
+BOARDS = ("pair:Кочевник:Кшар", "4:0", "10:0", "30:3", "60:3", "120:8", "30:3:while", "30:3:air")
 COLUMNS = ("floor", "oracle", "check", "perfect", "p. bare", "p. ground")
 
 
@@ -113,9 +114,18 @@ def perfect_specialiser(situation, facts: str):
     return (lambda compiled, facts, near, layer=True, present=None: given[(id(compiled), near, layer)]), len(firing)
 
 
+def situation_of(spec: str):
+    """A board CARDS:HIDDEN[:MIX] (bench/boards.py), or a matrix's pair pair:A:B (the matrix's example
+    template, examples/berserk/matrix-face-to-face.yaml, with cards A and B of the catalogue)."""
+    kind, *rest = spec.split(":")
+    if kind == "pair":
+        template = matrix.load_template(ROOT / "examples" / "berserk" / "matrix-face-to-face.yaml")
+        return situation_from_data(matrix.fill(template.data, dict(zip(matrix.SLOTS, rest))))
+    return situation_from_data(board(int(kind), int(rest[0]), mix=rest[1] if len(rest) > 1 else "plain"))
+
+
 def measure(spec: str, rounds: int) -> dict:
-    cards, hidden, *mix = spec.split(":")
-    situation = situation_from_data(board(int(cards), int(hidden), mix=mix[0] if mix else "plain"))
+    situation = situation_of(spec)
     facts = render_facts(api.facts_for(situation))
     api.check(situation)  # warm: the rules compiled and parsed in this process
     trimmed, _, _, _ = speed.oracle_program(situation.game, facts)
@@ -160,20 +170,20 @@ def measure(spec: str, rounds: int) -> dict:
             **{column: statistics.median(values) for column, values in times.items()}}
 
 
-HEADER = f"{'board':<12} {'firing':>6}  " + "  ".join(f"{c:>15}" for c in COLUMNS) + "  same"
+HEADER = f"{'board':<20} {'firing':>6}  " + "  ".join(f"{c:>15}" for c in COLUMNS) + "  same"
 
 
 def line(r: dict) -> str:
     """A board's row: each column's median and its ratio to the floor; whether the perfect
     specialiser's report is the check's own."""
     cells = [f"{r[c]:7.1f} {r[c] / r['floor']:5.2f}x" for c in COLUMNS]
-    return (f"{r['board']:<12} {r['firing']:>6}  " + "  ".join(f"{c:>15}" for c in cells)
+    return (f"{r['board']:<20} {r['firing']:>6}  " + "  ".join(f"{c:>15}" for c in cells)
             + f"  {'yes' if r['same'] else 'NO'}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", nargs="+", default=list(BOARDS), metavar="CARDS:HIDDEN[:MIX]")
+    parser.add_argument("--boards", nargs="+", default=list(BOARDS), metavar="CARDS:HIDDEN[:MIX] or pair:A:B")
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--one", help=argparse.SUPPRESS)  # a board measured in this process
     args = parser.parse_args()

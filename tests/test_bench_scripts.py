@@ -130,9 +130,9 @@ def test_floor_parts_measures_the_three_programs_of_a_part():
 
 
 def test_check_limit_measures_each_board_and_gives_the_checks_own_report():
-    out = _run("bench/check_limit.py", "--boards", "10:0", "30:3:while", "--rounds", "1")
-    rows = [line.split() for line in out.splitlines() if re.match(r"(10:0|30:3:while) ", line)]
-    assert [row[0] for row in rows] == ["10:0", "30:3:while"], out
+    out = _run("bench/check_limit.py", "--boards", "10:0", "30:3:while", "pair:Кочевник:Кшар", "--rounds", "1")
+    rows = [line.split() for line in out.splitlines() if re.match(r"(10:0|30:3:while|pair:\S+) ", line)]
+    assert [row[0] for row in rows] == ["10:0", "30:3:while", "pair:Кочевник:Кшар"], out
     for row in rows:
         assert int(row[1]) > 0 and row[3] == "1.00x", out
         milliseconds, ratios = row[2:-1:2], row[3:-1:2]
