@@ -16,6 +16,7 @@ from pybridge import api
 from pybridge.api import project
 from pybridge.game.catalogue import load_game
 from pybridge.ground import solve, specialise
+from pybridge.ground.compiler import of_the_layer
 from pybridge.ground.facts import situation_facts
 from pybridge.ground.terms import parse_program
 from pybridge.input.situation import load_situation, situation_from_data
@@ -171,7 +172,7 @@ def test_the_why_layer_reads_its_own_atoms_only_as_plain_premises(game):
     condition, and no statement outside the layer reads them."""
     def layer_atoms(node, out):
         if node.ast_type == ast.ASTType.SymbolicAtom and node.symbol.ast_type == ast.ASTType.Function:
-            if solve._of_the_layer(node.symbol.name):
+            if of_the_layer(node.symbol.name):
                 out.append((node.symbol.name, len(node.symbol.arguments)))
             return
         for key in node.child_keys:
@@ -193,7 +194,7 @@ def test_the_why_layer_reads_its_own_atoms_only_as_plain_premises(game):
             if not read:
                 continue
             heads = [name for name, _, _ in shape[1]]
-            assert heads and all(solve._of_the_layer(name) for name in heads), str(statement)
+            assert heads and all(of_the_layer(name) for name in heads), str(statement)
             gates = {(name, arity) for name, arity, _ in shape[0]}
             assert set(read) <= gates, str(statement)
 
@@ -419,7 +420,7 @@ def test_holding_the_why_layer_out_leaves_the_rules_as_they_were(path):
     situation = load_situation(path) if path is not None else situation_from_data(board(60, 8))
     facts = solve.Facts(situation_facts(project(situation), load_game(situation.game)))
     compiled = solve.program(situation.game, "check")
-    layer = solve._why_layer(compiled)
+    layer = compiled.layer
     whole = specialise._kept(specialise.Program(compiled.shapes), facts.key)[0].statements
     held = solve._shapes(compiled, near=False)
     assert specialise._kept(held, facts.key)[0].statements == tuple(i for i in whole if i not in layer)

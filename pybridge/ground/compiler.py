@@ -99,6 +99,11 @@ CITE = "Cite__"
 SPLIT_FOR_CITES = True  # the variable the generated rules carry a clause in (no rule of the base uses it)
 
 
+def pattern_signature(pattern) -> Signature:
+    """The signature of a head pattern (:mod:`pybridge.ground.terms`): a function's, or ("", 0)."""
+    return (pattern[1], len(pattern[2])) if pattern[0] == "f" else ("", 0)
+
+
 @dataclass(frozen=True, eq=False)
 class Rule:
     """One rule of the rules base, as justify reads it: its clause, its text, and its head and
@@ -124,8 +129,7 @@ class Rule:
 
     @property
     def signature(self) -> Signature:
-        p = self.head_pattern
-        return (p[1], len(p[2])) if p[0] == "f" else ("", 0)
+        return pattern_signature(self.head_pattern)
 
     @property
     def record(self) -> str:
@@ -171,7 +175,7 @@ class StoredRules(Sequence):
 
     def signatures(self) -> list[Signature]:
         """Each rule's head signature (:attr:`Rule.signature`), read off its data."""
-        return [(p[1], len(p[2])) if p[0] == "f" else ("", 0) for p in (d["head_pattern"] for d in self._data)]
+        return [pattern_signature(d["head_pattern"]) for d in self._data]
 
 
 _RULE_FIELDS = frozenset(Rule.FIELDS)

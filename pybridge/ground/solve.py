@@ -447,19 +447,10 @@ def _in_part(compiled: Compiled, kept: Iterable[int], part: str | None) -> Itera
     """The statements among ``kept`` (indices of the program, then of its near misses) of a part."""
     if part is None:
         return kept
-    layer, size = _why_layer(compiled), _count(compiled.text)
+    layer, size = compiled.layer, _count(compiled.text)
     if part == RULES:
         return (i for i in kept if i < size and i not in layer)
     return (i for i in kept if i >= size or i in layer)
-
-
-def _why_layer(compiled: Compiled) -> frozenset[int]:
-    """The statements of a compiled program that make its why layer (found when it was compiled:
-    :func:`pybridge.ground.compiler.why_layer`)."""
-    return compiled.layer
-
-
-_of_the_layer = of_the_layer
 
 
 def _statements_text(compiled: Compiled, facts: Facts, near: bool, part: str | None = None,
@@ -549,7 +540,7 @@ def _kept(compiled: Compiled, facts: Facts, near: bool, layer: bool = True,
             seen = _layer_seen[id(program)] = (program, {})
         if len(_layer_seen) > 64:
             _layer_seen.pop(next(iter(_layer_seen)))
-    return specialise.read_by_roots(program, found, CHECK_READS, _of_the_layer, seen[1])
+    return specialise.read_by_roots(program, found, CHECK_READS, of_the_layer, seen[1])
 
 
 # Per specialiser's program: its statements' heads and layer gates, read once (specialise.read_by_roots).
@@ -579,7 +570,7 @@ def _shapes(compiled: Compiled, near: bool) -> specialise.Program:
                                            specialise.Program.from_state,
                                            lambda program: program.size == compiled.shaped))
             if compiled.mode not in GRAPH_MODES:  # no statement of the program reads its layer
-                found[1].hold(_why_layer(compiled))
+                found[1].hold(compiled.layer)
         with _tables:
             _indexed[(id(compiled), near)] = found
             if len(_indexed) > 64:
@@ -597,7 +588,7 @@ def _later(compiled: Compiled, near: bool) -> tuple[tuple[int, ...], specialise.
     found = _laters.get((id(compiled), near))
     if found is None or found[0] is not compiled:
         program, size = _shapes(compiled, near), _count(compiled.text)
-        part = tuple(sorted(_why_layer(compiled))) + tuple(range(size, program.size) if near else ())
+        part = tuple(sorted(compiled.layer)) + tuple(range(size, program.size) if near else ())
         later = _kept_index(compiled, "later_near" if near else "later", lambda: specialise.LaterPart(program, part),
                             specialise.LaterPart.from_state, lambda later: tuple(later.heads) == part)
         found = (compiled, part, later)
